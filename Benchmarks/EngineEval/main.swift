@@ -1,0 +1,100 @@
+// EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
+//
+//     EngineEval --images DIR --out PREDDIR [--long-side N]
+import Foundation
+import ImageKit
+import ScanEngine
+import ScanProtocol
+
+/// Command-line options.
+struct Options {
+    var images = ""
+    var out = ""
+    var longSide = 1000
+
+    static func parse(_ args: [String]) -> Options? {
+        var o = Options()
+        var i = 1
+        while i < args.count {
+            let key = args[i]
+            guard i + 1 < args.count else { return nil }
+            let value = args[i + 1]
+            switch key {
+            case "--images": o.images = value
+            case "--out": o.out = value
+            case "--long-side": o.longSide = Int(value) ?? o.longSide
+            default: return nil
+            }
+            i += 2
+        }
+        return o.images.isEmpty || o.out.isEmpty ? nil : o
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let s = values.sorted()
+    let pos = p / 100 * Double(s.count - 1)
+    let lo = Int(pos), hi = min(s.count - 1, lo + 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - Double(lo))
+}
+
+func milliseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+}
+
+func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
+
+guard let options = Options.parse(CommandLine.arguments) else {
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N]\n".utf8))
+    exit(2)
+}
+let fm = FileManager.default
+do {
+    try fm.createDirectory(atPath: options.out, withIntermediateDirectories: true)
+} catch {
+    FileHandle.standardError.write(Data("cannot create \(options.out): \(error)\n".utf8))
+    exit(1)
+}
+let names = ((try? fm.contentsOfDirectory(atPath: options.images)) ?? [])
+    .filter { $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg") }
+    .sorted()
+let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide))
+var totals: [Double] = [], detects: [Double] = [], decodes: [Double] = []
+let clock = ContinuousClock()
+for name in names {
+    let path = (options.images as NSString).appendingPathComponent(name)
+    guard let data = fm.contents(atPath: path) else {
+        print("\(name): cannot read")
+        continue
+    }
+    let bytes = [UInt8](data)
+    let start = clock.now
+    let result: ScanResult
+    do {
+        result = try engine.scan(jpeg: bytes, maxPixels: 100_000_000, progress: { _, _ in }, isCancelled: { false })
+    } catch {
+        print("\(name): failed: \(error)")
+        continue
+    }
+    let total = milliseconds(clock.now - start)
+    let decode = result.timings.first { $0.stage == .decoding }?.milliseconds ?? 0
+    let detect = result.timings.filter { $0.stage != .decoding }.reduce(0) { $0 + $1.milliseconds }
+    totals.append(total); detects.append(detect); decodes.append(decode)
+    let books: [[String: Any]] = result.spines.map { spine in
+        ["box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight), "confidence": spine.confidence]
+    }
+    let json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect]
+    let base = (name as NSString).deletingPathExtension
+    let outPath = (options.out as NSString).appendingPathComponent(base + ".json")
+    do {
+        let encoded = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+        try encoded.write(to: URL(fileURLWithPath: outPath))
+    } catch {
+        print("\(name): cannot write prediction: \(error)")
+    }
+    print("\(name) \(result.imageWidth)x\(result.imageHeight) work \(result.workingWidth)x\(result.workingHeight) "
+        + "rows \(result.rows.count) spines \(result.spines.count) decode \(fmt(decode)) ms detect \(fmt(detect)) ms total \(fmt(total)) ms")
+}
+print("images \(totals.count): total median \(fmt(percentile(totals, 50))) ms p90 \(fmt(percentile(totals, 90))) ms; "
+    + "decode median \(fmt(percentile(decodes, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")

@@ -1,0 +1,104 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "bookscan",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bookscan", targets: ["bookscan"]),
+        .library(name: "ScanProtocol", targets: ["ScanProtocol"]),
+        .library(name: "ScanService", targets: ["ScanService"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", exact: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", exact: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // C libraries and the tiny shims that make them safe to call from Swift.
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
+
+        // image → engine → protocol → service / client → CLI
+        .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: swiftSettings),
+        .target(name: "ScanProtocol", swiftSettings: swiftSettings),
+        .target(name: "ScanEngine", dependencies: ["ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .target(
+            name: "ScanService",
+            dependencies: [
+                "ImageKit", "ScanEngine", "ScanProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ScanClient",
+            dependencies: [
+                "CCurlShim", "ImageKit", "ScanProtocol",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "bookscan",
+            dependencies: [
+                "ImageKit", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "EngineEval",
+            dependencies: ["ImageKit", "ScanEngine", "ScanProtocol"],
+            path: "Benchmarks/EngineEval",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "ImageKitTests", dependencies: ["ImageKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScanServiceTests",
+            dependencies: [
+                "ScanService", "ScanProtocol", "ImageKit", "ScanClient",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,4 @@
+#pragma once
+#include <stdio.h>
+#include <stddef.h>
+#include <jpeglib.h>

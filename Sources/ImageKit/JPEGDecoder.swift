@@ -1,0 +1,98 @@
+import CJPEGShim
+
+/// A JPEG decoded by libjpeg, possibly DCT-scaled, with the size recorded in the file.
+public struct DecodedJPEG: Sendable {
+    /// The decoded pixels (after DCT scaling, before any orientation fix).
+    public var image: PixelBuffer
+    /// Width and height stored in the file.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    /// The DCT scale denominator used (1, 2, 4 or 8).
+    public var scaleDenominator: Int
+}
+
+/// The size and colour components a JPEG header declares.
+public struct JPEGHeader: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+}
+
+/// Decodes JPEG bytes with libjpeg(-turbo), using DCT scaling to reach a working size cheaply.
+public enum JPEGDecoder {
+    /// Reads only the header: size and components. No pixel memory is allocated.
+    public static func readHeader(_ data: [UInt8]) throws(ImageError) -> JPEGHeader {
+        try checkSignature(data)
+        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            bs_jpeg_read_header(buffer.baseAddress, buffer.count, &width, &height, &components, &message, message.count)
+        }
+        guard status == 0 else { throw .corrupt(cString(message)) }
+        return JPEGHeader(width: Int(width), height: Int(height), components: Int(components))
+    }
+
+    /// The largest DCT scale denominator (1, 2, 4, 8) that keeps the long side at least `minimumLongSide`.
+    public static func scaleDenominator(sourceLongSide: Int, minimumLongSide: Int) -> Int {
+        var denominator = 1
+        for candidate in [2, 4, 8] where sourceLongSide / candidate >= minimumLongSide {
+            denominator = candidate
+        }
+        return denominator
+    }
+
+    /// Decodes to RGB. `scaleDenominator` 1, 2, 4 or 8 shrinks in the DCT domain (fast);
+    /// `maxPixels` refuses a header larger than that many source pixels before allocating;
+    /// `strict` refuses data libjpeg can only decode with corrupt-data warnings (e.g. a truncated file).
+    public static func decode(_ data: [UInt8], scaleDenominator: Int = 1, maxPixels: Int = 0, strict: Bool = false) throws(ImageError) -> DecodedJPEG {
+        try checkSignature(data)
+        var out = bs_jpeg_image()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            bs_jpeg_decode(
+                buffer.baseAddress, buffer.count, Int32(scaleDenominator), UInt64(max(0, maxPixels)), strict ? 1 : 0, &out, &message,
+                message.count)
+        }
+        if status == -2 {
+            let header = try readHeader(data)
+            throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+        if status == -3 { throw .truncatedOrCorrupt(cString(message)) }
+        guard status == 0, let base = out.pixels else { throw .corrupt(cString(message)) }
+        defer { bs_jpeg_image_free(&out) }
+        let count = Int(out.width) * Int(out.height) * 3
+        let bytes = Array(UnsafeBufferPointer(start: base, count: count))
+        guard let image = PixelBuffer(width: Int(out.width), height: Int(out.height), pixels: bytes) else {
+            throw .corrupt("decoder returned an empty image")
+        }
+        return DecodedJPEG(
+            image: image, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height),
+            scaleDenominator: Int(out.width) == Int(out.source_width) ? 1 : scaleDenominator
+        )
+    }
+
+    /// Decodes so the long side is at least `minimumLongSide` (or the full size if smaller), using the
+    /// largest DCT scale that allows it.
+    public static func decode(_ data: [UInt8], minimumLongSide: Int, maxPixels: Int = 0, strict: Bool = false) throws(ImageError) -> DecodedJPEG {
+        let header = try readHeader(data)
+        if maxPixels > 0, header.width * header.height > maxPixels {
+            throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+        let denominator = scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: minimumLongSide)
+        return try decode(data, scaleDenominator: denominator, maxPixels: maxPixels, strict: strict)
+    }
+
+    private static func checkSignature(_ data: [UInt8]) throws(ImageError) {
+        guard !data.isEmpty else { throw .empty }
+        switch ImageFormat.detect(data) {
+        case .jpeg: return
+        case .some(let other): throw .unsupportedFormat(other)
+        case .none: throw .notAnImage
+        }
+    }
+}
+
+func cString(_ chars: [CChar]) -> String {
+    let bytes = chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,198 @@
+import CCurlShim
+import Foundation
+import Synchronization
+
+/// HTTP over libcurl: each transfer runs `curl_easy_perform` on its own thread and resumes the
+/// caller when done. TLS verification is always on; proxies come from the usual environment
+/// variables; `Expect: 100-continue` is disabled (libcurl would otherwise stall 1 s on bodies > 1 MiB).
+public struct CurlHTTPClient: Sendable {
+    /// Transfer settings.
+    public struct Configuration: Sendable {
+        public var connectTimeout: Duration
+        /// Abort when fewer than `lowSpeedBytes` per second move for `lowSpeedTime`.
+        public var lowSpeedBytes: Int
+        public var lowSpeedTime: Duration
+        /// Bound on a whole exchange; nil for none.
+        public var totalTimeout: Duration?
+        /// A PEM bundle of extra CA certificates to trust (a private CA).
+        public var caCertificatePath: String?
+
+        public init(
+            connectTimeout: Duration = .seconds(10), lowSpeedBytes: Int = 1, lowSpeedTime: Duration = .seconds(30),
+            totalTimeout: Duration? = nil, caCertificatePath: String? = nil
+        ) {
+            self.connectTimeout = connectTimeout
+            self.lowSpeedBytes = lowSpeedBytes
+            self.lowSpeedTime = lowSpeedTime
+            self.totalTimeout = totalTimeout
+            self.caCertificatePath = caCertificatePath
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = .init()) {
+        _ = Self.globalInit
+        self.configuration = configuration
+    }
+
+    private static let globalInit: Int = Int(curl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue)
+
+    /// Performs the request. `uploadProgress(sent, total)` is called from the transfer thread.
+    /// Task cancellation aborts the transfer.
+    public func send(
+        _ request: HTTPRequestData, uploadProgress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws(HTTPTransportError) -> HTTPResponseData {
+        let transfer = CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress)
+        let result: Result<HTTPResponseData, HTTPTransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: transfer.perform())
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// The state of one libcurl easy transfer, shared with its C callbacks through `userdata`.
+final class CurlTransfer: @unchecked Sendable {
+    // Only the transfer thread touches these (callbacks run inside curl_easy_perform on it).
+    private let request: HTTPRequestData
+    private let configuration: CurlHTTPClient.Configuration
+    private let uploadProgress: (@Sendable (Int, Int) -> Void)?
+    private var readOffset = 0
+    private var responseBody: [UInt8] = []
+    private var responseHeaders: [String: String] = [:]
+    // Touched from any thread.
+    private let canceled = Atomic<Bool>(false)
+
+    init(request: HTTPRequestData, configuration: CurlHTTPClient.Configuration, uploadProgress: (@Sendable (Int, Int) -> Void)?) {
+        self.request = request
+        self.configuration = configuration
+        self.uploadProgress = uploadProgress
+    }
+
+    func cancel() { canceled.store(true, ordering: .relaxed) }
+
+    func perform() -> Result<HTTPResponseData, HTTPTransportError> {
+        guard let handle = curl_easy_init() else { return .failure(.init(kind: .other, message: "libcurl could not start a transfer")) }
+        defer { curl_easy_cleanup(handle) }
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers + [("Expect", "")] {
+            headerList = curl_slist_append(headerList, value.isEmpty ? "\(name):" : "\(name): \(value)")
+        }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = withExtendedLifetime(self) {
+            errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
+                let me = Unmanaged.passUnretained(self).toOpaque()
+                configure(handle, headers: headerList, userdata: me, errorBuffer: errorPointer.baseAddress)
+                return curl_easy_perform(handle)
+            }
+        }
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer.map { UInt8(bitPattern: $0) }.prefix { $0 != 0 } + [0])
+            return .failure(Self.error(code, detail: detail, canceled: canceled.load(ordering: .relaxed)))
+        }
+        var status = 0
+        bs_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPResponseData(status: status, headers: responseHeaders, body: responseBody))
+    }
+
+    private func configure(_ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?, userdata: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>?) {
+        bs_curl_setopt_string(handle, CURLOPT_URL, request.url)
+        bs_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        if let ca = configuration.caCertificatePath { bs_curl_setopt_string(handle, CURLOPT_CAINFO, ca) }
+        bs_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout.milliseconds))
+        bs_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedBytes)
+        bs_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.lowSpeedTime.milliseconds / 1000)))
+        if let total = configuration.totalTimeout { bs_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(total.milliseconds)) }
+        bs_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
+        bs_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        bs_curl_setopt_write_function(handle) { pointer, size, count, userdata in
+            guard let pointer, let userdata else { return 0 }
+            let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+            me.responseBody.append(contentsOf: bytes)
+            return size * count
+        }
+        bs_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata)
+        bs_curl_setopt_header_function(handle) { pointer, size, count, userdata in
+            guard let pointer, let userdata else { return 0 }
+            let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: size * count), as: UTF8.self)
+            if line.hasPrefix("HTTP/") { me.responseHeaders.removeAll() }  // a new response (e.g. after a redirect)
+            if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                me.responseHeaders[name] = value
+            }
+            return size * count
+        }
+        bs_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, userdata)
+        bs_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        bs_curl_setopt_xferinfo_function(handle) { userdata, _, _, uploadTotal, uploadNow in
+            guard let userdata else { return 0 }
+            let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            if me.canceled.load(ordering: .relaxed) { return 1 }
+            if uploadTotal > 0 { me.uploadProgress?(Int(uploadNow), Int(uploadTotal)) }
+            return 0
+        }
+        bs_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, userdata)
+
+        switch request.method {
+        case "GET": bs_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        case "PUT":
+            bs_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+            bs_curl_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body?.count ?? 0))
+            bs_curl_setopt_read_function(handle) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return 0 }
+                let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                if me.canceled.load(ordering: .relaxed) { return Int(CURL_READFUNC_ABORT) }
+                guard let body = me.request.body else { return 0 }
+                let n = min(size * count, body.count - me.readOffset)
+                guard n > 0 else { return 0 }
+                body.withUnsafeBytes { source in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + me.readOffset, byteCount: n)
+                }
+                me.readOffset += n
+                return n
+            }
+            bs_curl_setopt_pointer(handle, CURLOPT_READDATA, userdata)
+        default:
+            bs_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+            if let body = request.body {
+                bs_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                bs_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: body))
+            }
+        }
+    }
+
+    private static func error(_ code: CURLcode, detail: String, canceled: Bool) -> HTTPTransportError {
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if canceled { return .init(kind: .canceled, message: "canceled") }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .init(kind: .couldNotResolve, message: message)
+        case CURLE_COULDNT_CONNECT: return .init(kind: .couldNotConnect, message: message)
+        case CURLE_OPERATION_TIMEDOUT: return .init(kind: .timedOut, message: message)
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            return .init(kind: .connectionReset, message: message)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CONNECT_ERROR:
+            return .init(kind: .tlsVerification, message: message)
+        case CURLE_ABORTED_BY_CALLBACK: return .init(kind: .canceled, message: "canceled")
+        default: return .init(kind: .other, message: message)
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,30 @@
+/// A complete HTTP response: status, headers (names lower-cased) and body bytes.
+public struct HTTPResponseData: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A header value by case-insensitive name.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// An HTTP request for `CurlHTTPClient`.
+public struct HTTPRequestData: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]?
+
+    public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}

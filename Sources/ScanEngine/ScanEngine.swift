@@ -1,0 +1,150 @@
+import ImageKit
+import ScanProtocol
+
+/// Finds shelf rows and book spines in a shelf photo.
+public struct ScanEngine: Sendable {
+    /// Tunables of the engine.
+    public struct Configuration: Sendable {
+        /// Long side the image is reduced to (by DCT scaling, never below this) before analysis.
+        public var workingLongSide: Int
+
+        public init(workingLongSide: Int = 1000) {
+            self.workingLongSide = max(64, workingLongSide)
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Decodes the JPEG with DCT scaling to the working size, finds rows and spines.
+    /// `progress(stage, fraction)` is called on the calling thread with the overall job fraction 0...1, never decreasing,
+    /// in stage order .decoding → .findingRows → .segmentingSpines → .finishing;
+    /// `isCancelled()` is polled between steps; when it returns true the scan throws `ScanEngineError.canceled`.
+    public func scan(
+        jpeg: [UInt8], maxPixels: Int, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> ScanResult {
+        var reporter = ProgressReporter()
+        reporter.report(.decoding, 0, progress)
+        if isCancelled() { throw .canceled }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let decoded: DecodedJPEG
+        do {
+            decoded = try JPEGDecoder.decode(jpeg, minimumLongSide: configuration.workingLongSide, maxPixels: maxPixels)
+        } catch {
+            throw .image(error)
+        }
+        let decodeMs = Self.milliseconds(clock.now - start)
+        reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
+        var result = try run(
+            image: decoded.image, sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight,
+            reporter: &reporter, progress: progress, isCancelled: isCancelled)
+        result.timings.insert(StageTiming(stage: .decoding, milliseconds: decodeMs), at: 0)
+        return result
+    }
+
+    /// Same on an already-decoded image (sourceWidth/Height = original size the boxes normalise to).
+    public func scan(
+        image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, progress: (ScanStage, Double) -> Void,
+        isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> ScanResult {
+        var reporter = ProgressReporter()
+        reporter.report(.decoding, 0, progress)
+        if isCancelled() { throw .canceled }
+        reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
+        var result = try run(
+            image: image, sourceWidth: sourceWidth, sourceHeight: sourceHeight, reporter: &reporter, progress: progress,
+            isCancelled: isCancelled)
+        result.timings.insert(StageTiming(stage: .decoding, milliseconds: 0), at: 0)
+        return result
+    }
+
+    private func run(
+        image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, reporter: inout ProgressReporter,
+        progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> ScanResult {
+        let clock = ContinuousClock()
+        var timings: [StageTiming] = []
+        if isCancelled() { throw .canceled }
+
+        // Rows.
+        var start = clock.now
+        reporter.report(.findingRows, ProgressReporter.decodeEnd, progress)
+        let work = WorkImage(image, targetLongSide: configuration.workingLongSide)
+        let finder = RowFinder(image: work)
+        if isCancelled() { throw .canceled }
+        let fitter = RowGeometryFitter(finder: finder)
+        let bands = finder.rowBands()
+        var rows = fitter.fitRows(bands)
+        reporter.report(.findingRows, ProgressReporter.rowsMid, progress)
+        if isCancelled() { throw .canceled }
+        let smoothedGx = finder.gx.boxBlurred3()
+        for i in rows.indices {
+            rows[i] = fitter.fitVerticalAngles(rows[i], smoothedGx: smoothedGx)
+            if isCancelled() { throw .canceled }
+        }
+        reporter.report(.findingRows, ProgressReporter.rowsEnd, progress)
+        timings.append(StageTiming(stage: .findingRows, milliseconds: Self.milliseconds(clock.now - start)))
+
+        // Spines, row by row.
+        start = clock.now
+        let segmenter = SpineSegmenter()
+        var perRow: [[StripSegment]] = []
+        let span = ProgressReporter.segmentEnd - ProgressReporter.rowsEnd
+        for (i, row) in rows.enumerated() {
+            let rowStart = ProgressReporter.rowsEnd + span * Double(i) / Double(rows.count)
+            let rowSpan = span / Double(rows.count)
+            reporter.report(.segmentingSpines, rowStart, progress)
+            let analysis = segmenter.analyse(RowStrip(image: work, row: row))
+            if isCancelled() { throw .canceled }
+            reporter.report(.segmentingSpines, rowStart + rowSpan * 0.5, progress)
+            var found: [StripSegment] = []
+            let candidates = analysis.cuts.count - 1
+            for k in 0..<candidates {
+                if let segment = segmenter.segment(analysis, index: k) { found.append(segment) }
+                if k % 8 == 7 {
+                    if isCancelled() { throw .canceled }
+                    reporter.report(
+                        .segmentingSpines, rowStart + rowSpan * (0.5 + 0.5 * Double(k + 1) / Double(candidates)), progress)
+                }
+            }
+            perRow.append(found)
+        }
+        if isCancelled() { throw .canceled }
+        timings.append(StageTiming(stage: .segmentingSpines, milliseconds: Self.milliseconds(clock.now - start)))
+
+        // Result in normalised coordinates.
+        start = clock.now
+        reporter.report(.finishing, ProgressReporter.segmentEnd, progress)
+        let assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
+        timings.append(StageTiming(stage: .finishing, milliseconds: Self.milliseconds(clock.now - start)))
+        reporter.report(.finishing, 1, progress)
+        return ScanResult(
+            imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: work.width, workingHeight: work.height,
+            rows: assembled.rows, spines: assembled.spines, timings: timings)
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        let c = d.components
+        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+}
+
+/// Forwards progress to the caller, keeping the fraction within 0...1 and never decreasing.
+struct ProgressReporter {
+    static let decodeEnd = 0.15
+    static let rowsMid = 0.22
+    static let rowsEnd = 0.30
+    static let segmentEnd = 0.95
+
+    private var last = 0.0
+
+    /// Reports `fraction` (clamped, never below the previous report) through `progress`.
+    mutating func report(_ stage: ScanStage, _ fraction: Double, _ progress: (ScanStage, Double) -> Void) {
+        last = max(last, min(1, max(0, fraction)))
+        progress(stage, last)
+    }
+}

@@ -1,0 +1,211 @@
+import ScanProtocol
+
+/// A spine found in a row strip: columns `u0..<u1` (cut positions), top strip line, confidence, colour.
+struct StripSegment: Sendable, Equatable {
+    var u0: Int
+    var u1: Int
+    var top: Int
+    var confidence: Double
+    var color: RGBColor
+}
+
+/// Splits a row strip into spines: per-column boundary evidence (colour steps and dark seams that run
+/// down the whole common height of both neighbours, plus jumps in the top profile), peak picking,
+/// then a top edge per candidate found as the first real step below the shelf board.
+struct SpineSegmenter: Sendable {
+    /// Minimum / cap of the vertical step threshold (sum of three channels).
+    var minStep: Float = 22
+    var maxStep: Float = 45
+    /// Percentile of the per-pixel boundary evidence along a column.
+    var evidencePercentile: Float = 15
+    /// Peak threshold as a fraction of the 98th percentile of the boundary evidence.
+    var peakFraction: Float = 0.2
+    /// Peak threshold floor as a multiple of the median evidence.
+    var noiseMultiple: Float = 3
+    /// Top-profile jumps above this many lines count as boundary evidence, weighted by `jumpWeight`.
+    var jumpLines: Float = 6
+    var jumpWeight: Float = 0.5
+    /// A top step must change the mean colour by this multiple of the step threshold.
+    var topContrast: Float = 1.5
+    /// Candidates shorter than this fraction of the strip are gaps.
+    var minHeightFraction: Double = 0.12
+
+    /// Everything needed to evaluate the candidates of one strip.
+    struct Analysis: Sendable {
+        var smoothed: RowStrip
+        var strip: RowStrip
+        var cuts: [Int]
+        var score: [Float]
+        var threshold: Float
+        var boardLine: Int
+        var step: Float
+    }
+
+    /// Computes the boundary evidence and the candidate cuts of a strip.
+    func analyse(_ strip: RowStrip) -> Analysis {
+        let sv = strip.verticallySmoothed()
+        let w = sv.width, hs = sv.height
+        var boardLine = 0
+        var step: Float = minStep
+        var stepMap = [Float](repeating: 0, count: w * hs)
+        var tops = [Float](repeating: Float(hs), count: w)
+        var evidence = [Float](repeating: 0, count: w)
+        sv.data.withUnsafeBufferPointer { s in
+            // Shelf-board edge near the top: strongest full-width horizontal edge in the top 30 %.
+            if hs > 2 {
+                var gv = [Float](repeating: 0, count: hs - 2)
+                for v in 0..<(hs - 2) {
+                    var t: Float = 0
+                    for i in 0..<(w * 3) { t += abs(s[(v + 2) * w * 3 + i] - s[v * w * 3 + i]) }
+                    gv[v] = t / Float(w)
+                }
+                let lim = min(gv.count, max(3, Int(Double(hs) * 0.3)))
+                let k = Signal.argmax(gv[0..<lim])
+                if gv[k] > 3 * Signal.median(gv) { boardLine = k + 3 }
+            }
+            // Vertical colour steps over 5 lines.
+            if hs > 5 {
+                for v in 3..<(hs - 2) {
+                    for u in 0..<w {
+                        var t: Float = 0
+                        for c in 0..<3 { t += abs(s[((v + 2) * w + u) * 3 + c] - s[((v - 3) * w + u) * 3 + c]) }
+                        stepMap[v * w + u] = t
+                    }
+                }
+            }
+            let bandHeight = max(4, Int(Double(hs) * 0.05))
+            let bandStart = min(hs, boardLine + 3), bandEnd = min(hs, boardLine + 3 + bandHeight)
+            let noise = Signal.median(Array(stepMap[(bandStart * w)..<(bandEnd * w)]))
+            step = min(max(minStep, 3 * noise), maxStep)
+            // Per-column top: first strong step below the board (steps smoothed over 3 columns).
+            var column = [Float](repeating: 0, count: hs)
+            for u in 0..<w {
+                let ul = Signal.reflect(u - 1, w), ur = Signal.reflect(u + 1, w)
+                for v in 0..<hs { column[v] = (stepMap[v * w + ul] + stepMap[v * w + u] + stepMap[v * w + ur]) / 3 }
+                tops[u] = Float(firstStep(column, from: boardLine, threshold: step * 1.3, mean: nil))
+            }
+            let topsMedian = Signal.medianFilter(tops, size: 3)
+            tops = topsMedian
+            // Boundary evidence per column.
+            var lum = [Float](repeating: 0, count: w * hs)
+            for i in 0..<(w * hs) { lum[i] = (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
+            var values: [Float] = []
+            values.reserveCapacity(hs)
+            for u in 0..<w {
+                let vt = Int(max(topsMedian[max(0, u - 3)], topsMedian[min(w - 1, u + 3)]))
+                let lo = vt + 2, hi = hs - 2
+                guard hi - lo >= 4 else { continue }
+                values.removeAll(keepingCapacity: true)
+                for v in lo..<hi {
+                    var e: Float = 0
+                    if u > 0 && u < w - 1 {
+                        for c in 0..<3 { e += abs(s[(v * w + u + 1) * 3 + c] - s[(v * w + u - 1) * 3 + c]) }
+                    }
+                    if u > 1 && u < w - 2 {
+                        let valley = min(lum[v * w + u - 2], lum[v * w + u + 2]) - lum[v * w + u]
+                        e += max(0, valley) * 3
+                    }
+                    values.append(e)
+                }
+                evidence[u] = Signal.percentile(values, evidencePercentile)
+            }
+        }
+        let baseline = Signal.medianFilter(evidence, size: 21)
+        var score = [Float](repeating: 0, count: w)
+        for u in 0..<w {
+            var jump: Float = 0
+            if u >= 2 && u < w - 2 { jump = abs(tops[u + 2] - tops[u - 2]) }
+            score[u] = evidence[u] - baseline[u] + (jump > jumpLines ? jump * jumpWeight : 0)
+        }
+        let threshold = max(peakFraction * Signal.percentile(evidence, 98), noiseMultiple * Signal.median(evidence) + 2)
+        var cuts = [0]
+        if w > 2 {
+            for u in 1..<(w - 1) where score[u] >= threshold {
+                let lo = max(0, u - 2), hi = min(w - 1, u + 2)
+                guard score[u] == score[lo...hi].max() else { continue }
+                if let last = cuts.last, cuts.count > 1, u - last <= 2 { continue }
+                cuts.append(u)
+            }
+        }
+        cuts.append(w)
+        return Analysis(smoothed: sv, strip: strip, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step)
+    }
+
+    /// Evaluates the candidate between cuts `index` and `index + 1`; nil for gaps and slivers.
+    func segment(_ a: Analysis, index: Int) -> StripSegment? {
+        let u0 = a.cuts[index], u1 = a.cuts[index + 1]
+        let w = a.smoothed.width, hs = a.smoothed.height
+        guard u1 - u0 >= 2 else { return nil }
+        let cols = u1 - u0 > 3 ? (u0 + 1)..<u1 : u0..<u1
+        var mean = [Float](repeating: 0, count: hs * 3)
+        a.smoothed.data.withUnsafeBufferPointer { s in
+            for v in 0..<hs {
+                for u in cols { for c in 0..<3 { mean[v * 3 + c] += s[(v * w + u) * 3 + c] } }
+                for c in 0..<3 { mean[v * 3 + c] /= Float(cols.count) }
+            }
+        }
+        var steps = [Float](repeating: 0, count: hs)
+        if hs > 5 {
+            for v in 3..<(hs - 2) {
+                var t: Float = 0
+                for c in 0..<3 { t += abs(mean[(v + 2) * 3 + c] - mean[(v - 3) * 3 + c]) }
+                steps[v] = t
+            }
+        }
+        let top = firstStep(steps, from: a.boardLine, threshold: a.step, mean: mean)
+        guard Double(hs - top) >= Double(hs) * minHeightFraction else { return nil }
+        let left = a.score[u0 > 0 ? u0 : min(u1, w - 1)], right = a.score[min(u1, w - 1)]
+        let confidence = Double(min(1, max(0.05, (left + right) / (2 * a.threshold * 3))))
+        return StripSegment(u0: u0, u1: u1, top: top, confidence: confidence, color: medianColor(a.strip, cols: cols, top: top))
+    }
+
+    /// First line at or below `from + 3` where `steps` exceeds `threshold` (moved to the local maximum
+    /// within 5 lines); with `mean` (per-line RGB), the colour above and below must also differ.
+    func firstStep(_ steps: [Float], from boardLine: Int, threshold: Float, mean: [Float]?) -> Int {
+        let hs = steps.count
+        var v = boardLine + 3
+        while v < hs {
+            guard let hit = (v..<hs).first(where: { steps[$0] > threshold }) else { return hs }
+            let peak = Signal.argmax(steps[hit..<min(hs, hit + 5)])
+            guard let mean else { return peak }
+            let aRange = max(boardLine, peak - 12)..<max(boardLine + 1, peak - 3)
+            let bRange = min(hs - 1, peak + 3)..<min(hs, peak + 15)
+            if !aRange.isEmpty, !bRange.isEmpty, aRange.upperBound <= hs {
+                var diff: Float = 0
+                for c in 0..<3 {
+                    var sa: Float = 0, sb: Float = 0
+                    for i in aRange { sa += mean[i * 3 + c] }
+                    for i in bRange { sb += mean[i * 3 + c] }
+                    diff += abs(sa / Float(aRange.count) - sb / Float(bRange.count))
+                }
+                if diff > topContrast * threshold { return peak }
+            }
+            v = peak + 3
+        }
+        return hs
+    }
+
+    /// Per-channel median colour of the strip region below `top` in `cols`.
+    private func medianColor(_ strip: RowStrip, cols: Range<Int>, top: Int) -> RGBColor {
+        var hist = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
+        var n = 0
+        strip.data.withUnsafeBufferPointer { s in
+            for v in min(top, strip.height)..<strip.height {
+                for u in cols {
+                    for c in 0..<3 { hist[c][Int(min(255, max(0, s[(v * strip.width + u) * 3 + c])))] += 1 }
+                    n += 1
+                }
+            }
+        }
+        func median(_ h: [Int]) -> UInt8 {
+            var acc = 0
+            for (i, count) in h.enumerated() {
+                acc += count
+                if 2 * acc >= n { return UInt8(i) }
+            }
+            return 0
+        }
+        guard n > 0 else { return RGBColor(r: 0, g: 0, b: 0) }
+        return RGBColor(r: median(hist[0]), g: median(hist[1]), b: median(hist[2]))
+    }
+}

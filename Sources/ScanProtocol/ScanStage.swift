@@ -1,0 +1,21 @@
+/// The stage of the scan pipeline a job is in; progress within a stage is the event's fraction.
+public enum ScanStage: String, Codable, Sendable, CaseIterable {
+    case queued
+    case decoding
+    case findingRows = "finding_rows"
+    case segmentingSpines = "segmenting_spines"
+    case finishing
+    case done
+
+    /// A short label for people.
+    public var label: String {
+        switch self {
+        case .queued: "queued"
+        case .decoding: "decoding"
+        case .findingRows: "finding shelf rows"
+        case .segmentingSpines: "segmenting spines"
+        case .finishing: "finishing"
+        case .done: "done"
+        }
+    }
+}

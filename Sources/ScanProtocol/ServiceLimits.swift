@@ -1,0 +1,51 @@
+/// What the service accepts, from `GET /v1/limits`; the client fits images to these.
+public struct ServiceLimits: Codable, Sendable, Equatable {
+    /// Protocol version the server speaks.
+    public var protocolVersion: Int
+    /// Largest upload body in bytes.
+    public var maxBytes: Int
+    /// Largest image in pixels (width × height) the server will decode.
+    public var maxPixels: Int
+    /// Long side clients should resize to before upload; the server accepts up to `maxPixels`.
+    public var recommendedLongSide: Int
+    /// Media types accepted by `PUT /v1/scans/{jobId}`.
+    public var acceptedTypes: [String]
+    /// Seconds between heartbeats on the events socket.
+    public var heartbeatSeconds: Double
+    /// Seconds a finished job stays readable.
+    public var jobTTLSeconds: Double
+
+    public init(
+        protocolVersion: Int = 1, maxBytes: Int, maxPixels: Int, recommendedLongSide: Int, acceptedTypes: [String] = ["image/jpeg"],
+        heartbeatSeconds: Double, jobTTLSeconds: Double
+    ) {
+        self.protocolVersion = protocolVersion
+        self.maxBytes = maxBytes
+        self.maxPixels = maxPixels
+        self.recommendedLongSide = recommendedLongSide
+        self.acceptedTypes = acceptedTypes
+        self.heartbeatSeconds = heartbeatSeconds
+        self.jobTTLSeconds = jobTTLSeconds
+    }
+}
+
+/// `GET /healthz` body.
+public struct HealthStatus: Codable, Sendable, Equatable {
+    public var status: String
+    public var version: String
+    public var jobsQueued: Int
+    public var jobsRunning: Int
+    /// Jobs held, in any state (finished ones until their TTL passes).
+    public var jobsHeld: Int
+    /// Scans the engine has started since the service started.
+    public var scansStarted: Int
+
+    public init(status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int) {
+        self.status = status
+        self.version = version
+        self.jobsQueued = jobsQueued
+        self.jobsRunning = jobsRunning
+        self.jobsHeld = jobsHeld
+        self.scansStarted = scansStarted
+    }
+}

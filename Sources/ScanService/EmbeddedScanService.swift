@@ -1,0 +1,57 @@
+import Logging
+import ServiceLifecycle
+
+/// A scan service running in-process on loopback, for a CLI with no server configured and for
+/// tests. Clients reach it over real HTTP and WebSocket at `baseURL`.
+public final class EmbeddedScanService: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    /// `http://HOST:PORT`.
+    public var baseURL: String { "http://\(host):\(port)" }
+    private let host: String
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, host: String, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.port = port
+        self.host = host
+        self.group = group
+        self.task = task
+    }
+
+    /// Starts the service and returns once it accepts connections.
+    public static func start(configuration: ServiceConfiguration = .init(), logger: Logger = Logger(label: "bookscan.embedded")) async throws
+        -> EmbeddedScanService
+    {
+        let ready = AsyncStream<Int>.makeStream()
+        let group = ScanServer(configuration: configuration, logger: logger).makeServiceGroup { port in ready.continuation.yield(port) }
+        let task = Task {
+            defer { ready.continuation.finish() }
+            try await group.run()
+        }
+        var iterator = ready.stream.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            // The server ended before it listened: surface its error.
+            try await task.value
+            throw EmbeddedServiceError.didNotStart
+        }
+        return EmbeddedScanService(port: port, host: configuration.host, group: group, task: task)
+    }
+
+    /// Shuts the service down gracefully (running scans finish, sockets close), forcing it after `grace`.
+    public func stop(grace: Duration = .seconds(3)) async {
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let watchdog = Task {
+            try await Task.sleep(for: grace)
+            task.cancel()
+        }
+        _ = try? await task.value
+        watchdog.cancel()
+    }
+}
+
+/// Why the embedded service could not start.
+public enum EmbeddedServiceError: Error, Sendable {
+    case didNotStart
+}

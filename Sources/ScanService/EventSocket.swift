@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOWebSocket
+import ScanProtocol
+import WSCore
+
+/// The events WebSocket: replays a job's events after `?after=N`, streams live ones, sends
+/// heartbeats while open, and closes with 1000 after the terminal event.
+struct EventSocket: Sendable {
+    let configuration: ServiceConfiguration
+    let registry: JobRegistry
+
+    /// Largest message a client may send; clients send nothing but control frames.
+    static let maxInboundMessage = 4096
+
+    func register(on router: Router<BasicWebSocketRequestContext>) {
+        router.ws("/v1/scans/:jobId/events") { request, context in
+            shouldUpgrade(request, context: context)
+        } onUpgrade: { inbound, outbound, context in
+            try await serve(request: context.request, inbound: inbound, outbound: outbound)
+        }
+    }
+
+    /// Upgrades only for a known job with room for one more subscriber; anything else falls through
+    /// to the HTTP route, which answers with the right status and JSON error.
+    private func shouldUpgrade(_ request: Request, context: BasicWebSocketRequestContext) -> RouterShouldUpgrade {
+        if configuration.faults.refuseUpgradeStatus != nil { return .dontUpgrade }
+        guard let id = context.parameters.get("jobId").flatMap(UUID.init(uuidString:)), let job = registry.job(id) else {
+            return .dontUpgrade
+        }
+        if !job.jobState.isTerminal, job.subscriberCount >= configuration.maxSubscribersPerJob { return .dontUpgrade }
+        return .upgrade([:])
+    }
+
+    private func serve(request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let path = request.uri.path.split(separator: "/")
+        guard path.count >= 4, let id = UUID(uuidString: String(path[2])), let job = registry.job(id) else {
+            try await outbound.close(.policyViolation, reason: "unknown job")
+            return
+        }
+        let after = max(0, request.uri.queryParameters.get(ProtocolNames.afterQuery).flatMap { Int($0) } ?? 0)
+        if configuration.faults.silentSockets {
+            // Injected fault: an open socket that carries nothing and answers no ping.
+            try await Task.sleep(for: .seconds(3600))
+            return
+        }
+        let (frames, continuation) = AsyncStream<OutgoingFrame>.makeStream()
+        guard let subscriber = job.subscribe(after: after, limit: configuration.maxSubscribersPerJob, continuation: continuation) else {
+            try await outbound.close(.policyViolation, reason: "too many subscribers")
+            return
+        }
+        defer { if subscriber >= 0 { job.unsubscribe(subscriber) } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await drain(inbound, outbound: outbound) }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: configuration.heartbeatInterval)
+                    continuation.yield(.heartbeat)
+                }
+            }
+            group.addTask { try await write(frames, job: job, outbound: outbound) }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Writes frames in order; closes with 1000 after the terminal event.
+    private func write(_ frames: AsyncStream<OutgoingFrame>, job: ScanJob, outbound: WebSocketOutboundWriter) async throws {
+        var eventsSent = 0
+        for await frame in frames {
+            switch frame {
+            case .event(let text, _, let terminal):
+                try await outbound.write(.text(text))
+                eventsSent += 1
+                if terminal {
+                    try await outbound.close(.normalClosure, reason: "job finished")
+                    return
+                }
+                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
+                    try await outbound.close(.unexpectedServerError, reason: "injected fault: socket dropped")
+                    return
+                }
+            case .heartbeat:
+                let message = ServerMessage.heartbeat(Heartbeat(latestSeq: job.latestSeq, timestamp: Date()))
+                try await outbound.write(.text(String(decoding: try WireCoding.encode(message), as: UTF8.self)))
+            }
+        }
+    }
+
+    /// Reads what the client sends so pings, pongs and close frames are processed. Clients send no
+    /// data; a binary or oversized message closes that socket (1003 / 1009) and nothing else.
+    private func drain(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        do {
+            for try await message in inbound.messages(maxSize: Self.maxInboundMessage) {
+                if case .binary = message {
+                    try await outbound.close(.unacceptableData, reason: "binary frames are not accepted")
+                    return
+                }
+            }
+        } catch {
+            try? await outbound.close(.messageTooLarge, reason: "message too large")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HTTPTypes
+import ImageKit
+import NIOCore
+import ScanProtocol
+import Synchronization
+
+/// The HTTP side of protocol v1: upload, status, cancel, limits, health, and the plain-HTTP answer
+/// of the events route when a request is not (or may not be) upgraded.
+final class ScanRoutes: Sendable {
+    let configuration: ServiceConfiguration
+    let registry: JobRegistry
+    let scheduler: ScanScheduler
+    let metrics: ServiceMetrics
+    let version: String
+    private let polls = Atomic<Int>(0)
+
+    init(configuration: ServiceConfiguration, registry: JobRegistry, scheduler: ScanScheduler, metrics: ServiceMetrics, version: String) {
+        self.configuration = configuration
+        self.registry = registry
+        self.scheduler = scheduler
+        self.metrics = metrics
+        self.version = version
+    }
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.put("/v1/scans/:jobId") { request, context in try await self.upload(request, context: context) }
+        router.get("/v1/scans/:jobId") { _, context in try self.status(context: context) }
+        router.delete("/v1/scans/:jobId") { _, context in try self.cancel(context: context) }
+        router.get("/v1/scans/:jobId/events") { _, context in try self.eventsWithoutUpgrade(context: context) }
+        router.get("/v1/limits") { _, _ in try json(.ok, self.limits) }
+        router.get("/healthz") { _, _ in try self.health() }
+    }
+
+    var limits: ServiceLimits {
+        ServiceLimits(
+            maxBytes: configuration.maxBytes, maxPixels: configuration.maxPixels,
+            recommendedLongSide: configuration.recommendedLongSide,
+            heartbeatSeconds: configuration.heartbeatInterval.inSeconds, jobTTLSeconds: configuration.jobTTL.inSeconds)
+    }
+
+    // MARK: PUT /v1/scans/{jobId}
+
+    private func upload(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try jobId(context)
+        let maxBytes = configuration.maxBytes
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBytes {
+            throw tooLarge(declared)
+        }
+        var body = ByteBuffer()
+        for try await chunk in request.body {
+            guard body.readableBytes + chunk.readableBytes <= maxBytes else { throw tooLarge(nil) }
+            var chunk = chunk
+            body.writeBuffer(&chunk)
+        }
+        let bytes = Array(body.readableBytesView)
+        guard !bytes.isEmpty else {
+            throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is empty; send the JPEG bytes")
+        }
+        guard ImageFormat.detect(bytes) == .jpeg else {
+            let what = ImageFormat.detect(bytes).map { "a \($0.displayName) image" } ?? "not an image"
+            throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is \(what); only JPEG is accepted")
+        }
+        let digest = Array(SHA256.hash(data: bytes))
+        if let existing = registry.job(id) {
+            return try existingJob(existing, digest: digest)
+        }
+        try validate(bytes)
+        switch registry.admit(id: id, image: bytes, digest: digest, now: Date()) {
+        case .created(let job), .existing(let job):
+            return try json(.accepted, job.snapshot(ttl: configuration.jobTTL, now: Date()), location: Routes.scan(id))
+        case .conflict:
+            throw conflict(id)
+        case .queueFull:
+            throw ServiceError(
+                .serviceUnavailable, .queueFull, "the scan queue is full (\(scheduler.capacity) waiting); retry later",
+                retryable: true, headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
+        }
+    }
+
+    private func existingJob(_ job: ScanJob, digest: [UInt8]) throws -> Response {
+        guard job.digest == digest else { throw conflict(job.id) }
+        return try json(.accepted, job.snapshot(ttl: configuration.jobTTL, now: Date()), location: Routes.scan(job.id))
+    }
+
+    /// Refuses what the engine could not scan before a job exists: a bad header, too many pixels
+    /// (from the header alone, before any allocation), or data libjpeg cannot decode.
+    private func validate(_ bytes: [UInt8]) throws {
+        do {
+            let header = try JPEGDecoder.readHeader(bytes)
+            guard header.width * header.height <= configuration.maxPixels else {
+                throw ImageError.tooManyPixels(width: header.width, height: header.height, limit: configuration.maxPixels)
+            }
+            _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: configuration.maxPixels)
+        } catch let error as ImageError {
+            if case .tooManyPixels = error {
+                throw ServiceError(.unprocessableContent, .tooManyPixels, error.description)
+            }
+            throw ServiceError(.unprocessableContent, .undecodableImage, "the JPEG cannot be decoded: \(error.description)")
+        }
+    }
+
+    private func tooLarge(_ declared: Int?) -> ServiceError {
+        let size = declared.map { "\($0) bytes" } ?? "the body"
+        return ServiceError(.contentTooLarge, .payloadTooLarge, "\(size) is over the limit of \(configuration.maxBytes) bytes")
+    }
+
+    private func conflict(_ id: UUID) -> ServiceError {
+        ServiceError(.conflict, .jobConflict, "job \(id.uuidString.lowercased()) already exists with a different image")
+    }
+
+    // MARK: GET / DELETE /v1/scans/{jobId}
+
+    private func status(context: some RequestContext) throws -> Response {
+        let id = try jobId(context)
+        if let every = configuration.faults.failEveryNthPoll, every > 0 {
+            let n = polls.add(1, ordering: .relaxed).newValue
+            if n % every == 0 {
+                throw ServiceError(.internalServerError, .internal, "injected fault: poll \(n) fails", retryable: true)
+            }
+        }
+        guard let job = registry.job(id) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
+        return try json(.ok, job.snapshot(ttl: configuration.jobTTL, now: Date()))
+    }
+
+    private func cancel(context: some RequestContext) throws -> Response {
+        let id = try jobId(context)
+        guard let job = registry.job(id) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
+        if job.requestCancel(now: Date()) { scheduler.remove(job) }
+        return try json(.accepted, job.snapshot(ttl: configuration.jobTTL, now: Date()))
+    }
+
+    /// The events route reached without a WebSocket upgrade: explain why with the right status.
+    private func eventsWithoutUpgrade(context: some RequestContext) throws -> Response {
+        let id = try jobId(context)
+        if let status = configuration.faults.refuseUpgradeStatus {
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        guard let job = registry.job(id) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
+        if !job.jobState.isTerminal, job.subscriberCount >= configuration.maxSubscribersPerJob {
+            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(job.subscriberCount) open event sockets", retryable: true)
+        }
+        throw ServiceError(.upgradeRequired, .badRequest, "this route is a WebSocket; send an upgrade request", headers: [.upgrade: "websocket"])
+    }
+
+    private func health() throws -> Response {
+        let counts = registry.countByState()
+        return try json(
+            .ok,
+            HealthStatus(
+                status: "ok", version: version, jobsQueued: counts[.queued, default: 0], jobsRunning: counts[.running, default: 0],
+                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed)))
+    }
+
+    // MARK: helpers
+
+    private func jobId(_ context: some RequestContext) throws -> UUID {
+        let text = context.parameters.get("jobId") ?? ""
+        guard let id = UUID(uuidString: text) else { throw ServiceError.badJobId(text) }
+        return id
+    }
+}
+
+/// A JSON response in the wire encoding.
+func json<T: Encodable>(_ status: HTTPResponse.Status, _ value: T, location: String? = nil) throws -> Response {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let location { headers[.location] = location }
+    let data = try WireCoding.encode(value)
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

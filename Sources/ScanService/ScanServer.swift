@@ -1,0 +1,90 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ScanEngine
+import ServiceLifecycle
+import UnixSignals
+
+/// The scan service: the HTTP + WebSocket API of protocol v1 over a bounded scan worker pool.
+/// `bookscan serve` runs it standalone; the CLI embeds it on loopback when no server is configured.
+public struct ScanServer: Sendable {
+    /// The bookscan version the service reports.
+    public static let version = "0.1.0"
+
+    public let configuration: ServiceConfiguration
+    private let logger: Logger
+
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "bookscan.service")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs until the task is canceled or one of `shutdownSignals` arrives (then shuts down
+    /// gracefully); `onReady` receives the bound port once the server listens.
+    public func run(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await makeServiceGroup(shutdownSignals: shutdownSignals, onReady: onReady).run()
+    }
+
+    /// The service as a lifecycle group: `run()` it, and `triggerGracefulShutdown()` to stop it.
+    public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
+        let scheduler = ScanScheduler(capacity: configuration.queueCapacity)
+        let registry = JobRegistry(ttl: configuration.jobTTL, scheduler: scheduler)
+        let metrics = ServiceMetrics()
+        let routes = ScanRoutes(
+            configuration: configuration, registry: registry, scheduler: scheduler, metrics: metrics, version: Self.version)
+
+        let router = Router()
+        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+        if let delay = configuration.faults.responseDelay {
+            router.add(middleware: DelayMiddleware(delay: delay))
+            webSocketRouter.add(middleware: DelayMiddleware(delay: delay))
+        }
+        if let token = configuration.token {
+            router.add(middleware: BearerAuthMiddleware(token: token))
+            webSocketRouter.add(middleware: BearerAuthMiddleware(token: token))
+        }
+        routes.register(on: router)
+        EventSocket(configuration: configuration, registry: registry).register(on: webSocketRouter)
+
+        let workers = ScanWorkers(
+            scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
+            maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
+        let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
+        var webSocketConfiguration = WebSocketServerConfiguration()
+        webSocketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
+        webSocketConfiguration.maxFrameSize = 1 << 14
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocketConfiguration)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bookscan"),
+            services: [WorkerService(workers: workers), housekeeping],
+            onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        return ServiceGroup(
+            configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: shutdownSignals, logger: logger))
+    }
+}
+
+/// Runs the worker pool as a lifecycle service; cancelled when the service group shuts down.
+struct WorkerService: Service {
+    let workers: ScanWorkers
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await workers.run() }
+    }
+}
+
+/// Periodically forgets jobs whose TTL has passed (lookups also check expiry lazily).
+struct Housekeeping: Service {
+    let registry: JobRegistry
+    let interval: Duration
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while (try? await Task.sleep(for: max(interval, .milliseconds(100)))) != nil {
+                registry.sweep()
+            }
+        }
+    }
+}

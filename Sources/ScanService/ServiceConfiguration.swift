@@ -1,0 +1,73 @@
+import NIOCore
+import ScanEngine
+
+/// Everything a scan service needs to know to start: where to listen, who may call, and its limits.
+public struct ServiceConfiguration: Sendable {
+    /// Address to bind; loopback unless told otherwise.
+    public var host: String
+    /// Port to bind; 0 picks a free ephemeral port.
+    public var port: Int
+    /// Bearer token every `/v1` route requires; nil means no authentication (loopback use).
+    public var token: String?
+    /// Scans running at once.
+    public var workers: Int
+    /// Jobs that may wait for a worker; one more is refused with 503.
+    public var queueCapacity: Int
+    /// Largest upload body in bytes.
+    public var maxBytes: Int
+    /// Largest image in pixels.
+    public var maxPixels: Int
+    /// Long side the service recommends clients resize to.
+    public var recommendedLongSide: Int
+    /// How long a finished job, its events and result stay readable.
+    public var jobTTL: Duration
+    /// Interval between heartbeat messages on an events socket.
+    public var heartbeatInterval: Duration
+    /// Interval of server WebSocket pings; a client that misses one pong is dropped.
+    public var pingInterval: Duration
+    /// Open event sockets one job accepts.
+    public var maxSubscribersPerJob: Int
+    /// Seconds a client is told to wait in `Retry-After` when the queue is full.
+    public var retryAfterSeconds: Int
+    /// Scan engine settings.
+    public var engine: ScanEngine.Configuration
+    /// Deliberate misbehaviour for tests and the fault campaign; empty in production.
+    public var faults: FaultOptions
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        token: String? = nil,
+        workers: Int = ServiceConfiguration.defaultWorkers,
+        queueCapacity: Int = 256,
+        maxBytes: Int = 20 * 1024 * 1024,
+        maxPixels: Int = 50_000_000,
+        recommendedLongSide: Int = 1920,
+        jobTTL: Duration = .seconds(3600),
+        heartbeatInterval: Duration = .seconds(2),
+        pingInterval: Duration = .seconds(10),
+        maxSubscribersPerJob: Int = 32,
+        retryAfterSeconds: Int = 2,
+        engine: ScanEngine.Configuration = .init(),
+        faults: FaultOptions = .init()
+    ) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.workers = max(1, workers)
+        self.queueCapacity = max(0, queueCapacity)
+        self.maxBytes = maxBytes
+        self.maxPixels = maxPixels
+        self.recommendedLongSide = recommendedLongSide
+        self.jobTTL = jobTTL
+        self.heartbeatInterval = heartbeatInterval
+        self.pingInterval = pingInterval
+        self.maxSubscribersPerJob = maxSubscribersPerJob
+        self.retryAfterSeconds = retryAfterSeconds
+        self.engine = engine
+        self.faults = faults
+    }
+
+    /// One worker per core.
+    public static var defaultWorkers: Int { max(1, System.coreCount) }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `bookscan` command: scan bookshelf photos through a scan service and follow each job live.
+@main
+struct Bookscan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bookscan",
+        abstract: "Scan bookshelf photos and follow each scan job in real time.",
+        version: "0.1.0",
+        subcommands: [ServeCommand.self]
+    )
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import ImageKit
+import Logging
+import NIOWebSocket
+import ScanClient
+import ScanProtocol
+import ScanService
+import Synchronization
+import WSClient
+
+/// A running embedded service plus the clients tests use to talk to it over real sockets.
+struct ServiceHarness {
+    let service: EmbeddedScanService
+    let http = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(30)))
+    var token: String?
+
+    static func start(_ configuration: ServiceConfiguration = .init()) async throws -> ServiceHarness {
+        var logger = Logger(label: "test.service")
+        logger.logLevel = .warning
+        let service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        return ServiceHarness(service: service, token: configuration.token)
+    }
+
+    func stop() async { await service.stop() }
+
+    var baseURL: String { service.baseURL }
+    var webSocketBase: String { "ws://127.0.0.1:\(service.port)" }
+
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil, token: String? = nil, headers: [(String, String)] = [])
+        async throws -> HTTPResponseData
+    {
+        var all = headers
+        if let token = token ?? self.token { all.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { all.append(("Content-Type", ProtocolNames.jpegMediaType)) }
+        return try await http.send(HTTPRequestData(method: method, url: baseURL + path, headers: all, body: body))
+    }
+
+    func put(_ jobId: UUID, _ jpeg: [UInt8], token: String? = nil) async throws -> HTTPResponseData {
+        try await request("PUT", Routes.scan(jobId), body: jpeg, token: token)
+    }
+
+    func snapshot(_ jobId: UUID) async throws -> JobSnapshot? {
+        let response = try await request("GET", Routes.scan(jobId))
+        guard response.status == 200 else { return nil }
+        return try WireCoding.decode(JobSnapshot.self, from: Data(response.body))
+    }
+
+    func health() async throws -> HealthStatus {
+        try WireCoding.decode(HealthStatus.self, from: Data(try await request("GET", Routes.health).body))
+    }
+
+    /// Polls the snapshot until the job is terminal; bounded by `attempts` (no timing assertion).
+    func waitForTerminal(_ jobId: UUID, attempts: Int = 600) async throws -> JobSnapshot? {
+        for _ in 0..<attempts {
+            if let snapshot = try await snapshot(jobId), snapshot.state.isTerminal { return snapshot }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Opens the events socket and collects every message until the server closes it.
+    func collectEvents(_ jobId: UUID, after: Int = 0, query: String = "") async throws -> SocketTranscript {
+        let transcript = TranscriptBox()
+        let closeFrame = try await WebSocketClient.connect(
+            url: webSocketBase + Routes.events(jobId, after: after) + query,
+            configuration: .init(additionalHeaders: token.map { [.authorization: "Bearer \($0)"] } ?? [:]),
+            logger: Logger(label: "test.ws")
+        ) { inbound, _, _ in
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message else { continue }
+                transcript.append(try WireCoding.decode(ServerMessage.self, from: Data(text.utf8)))
+            }
+        }
+        return SocketTranscript(messages: transcript.messages, closeCode: closeFrame?.closeCode)
+    }
+}
+
+/// What one events socket received.
+struct SocketTranscript: Sendable {
+    var messages: [ServerMessage]
+    var closeCode: WebSocketErrorCode?
+
+    var events: [JobEvent] {
+        messages.compactMap { if case .event(let event) = $0 { event } else { nil } }
+    }
+    var heartbeats: Int {
+        messages.count { if case .heartbeat = $0 { true } else { false } }
+    }
+}
+
+final class TranscriptBox: Sendable {
+    private let storage = Mutex<[ServerMessage]>([])
+    func append(_ message: ServerMessage) { storage.withLock { $0.append(message) } }
+    var messages: [ServerMessage] { storage.withLock { $0 } }
+}
+
+/// Small synthetic shelf photos drawn in memory: coloured spines on a dark back wall.
+enum SyntheticShelf {
+    static func jpeg(width: Int = 640, height: Int = 480, books: Int = 8, seed: UInt8 = 0) throws -> [UInt8] {
+        var image = PixelBuffer(width: width, height: height, fill: (40, 28, 20))
+        image.fillRectangle(x: 0, y: height - 40, width: width, height: 40, color: (150, 110, 70))
+        let bookWidth = (width - 40) / books
+        for i in 0..<books {
+            let h = height / 2 + (i * 37 + Int(seed) * 11) % (height / 3)
+            let shade = UInt8((i * 53 + Int(seed) * 29) % 200 + 40)
+            image.fillRectangle(
+                x: 20 + i * bookWidth, y: height - 40 - h, width: bookWidth - 4, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
+        }
+        return try JPEGEncoder.encode(image, quality: 90)
+    }
+}
+
+extension HTTPResponseData {
+    /// The protocol error body, when the response carries one.
+    var errorBody: ErrorBody? { try? WireCoding.decode(ErrorResponse.self, from: Data(body)).error }
+}

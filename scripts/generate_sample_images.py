@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Renders the photo-like sample shelf JPEGs in SampleImages/ with one ground-truth JSON each.
+
+    python3 scripts/generate_sample_images.py [--out SampleImages]
+
+Deterministic (fixed seeds). Needs Pillow and numpy (`pip install pillow numpy`). The ground truth
+uses the same fields as ../shared/eval (width, height, rows[].interior_polygon, books[].box/polygon/pose),
+in the coordinates of the image as a viewer shows it (after EXIF orientation).
+"""
+import argparse
+import json
+import math
+import os
+import random
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+PALETTE = [(150, 30, 30), (30, 70, 130), (40, 110, 60), (200, 170, 60), (90, 40, 100), (220, 220, 205),
+           (30, 30, 35), (190, 90, 40), (70, 140, 150), (120, 80, 50), (200, 120, 140), (100, 110, 40)]
+
+
+def jitter(color, rng, amount=18):
+    return tuple(max(0, min(255, c + rng.randint(-amount, amount))) for c in color)
+
+
+def draw_spine(draw, rng, x0, y0, x1, y1, color):
+    draw.rectangle([x0, y0, x1, y1], fill=color)
+    w = x1 - x0
+    # shading towards both edges, like a rounded spine
+    for k in range(max(1, w // 6)):
+        shade = tuple(int(c * (0.75 + 0.25 * k / max(1, w // 6))) for c in color)
+        draw.line([x0 + k, y0, x0 + k, y1], fill=shade)
+        draw.line([x1 - k, y0, x1 - k, y1], fill=shade)
+    # decorative bands and a title block
+    if rng.random() < 0.7 and y1 - y0 > 60:
+        band = jitter((230, 200, 120), rng)
+        for by in (y0 + 12, y1 - 20):
+            draw.rectangle([x0 + 2, by, x1 - 2, by + 4], fill=band)
+    if w > 14 and y1 - y0 > 80:
+        tx0, tx1 = x0 + w * 0.3, x1 - w * 0.3
+        ty0 = y0 + (y1 - y0) * rng.uniform(0.2, 0.35)
+        ty1 = ty0 + (y1 - y0) * rng.uniform(0.25, 0.4)
+        text = (235, 230, 215) if sum(color) < 380 else (30, 25, 20)
+        step = max(3, int((tx1 - tx0) / 3))
+        for yy in range(int(ty0), int(ty1), 9):
+            draw.rectangle([tx0, yy, tx0 + rng.uniform(0.5, 1.0) * (tx1 - tx0), yy + 4], fill=text)
+        del step
+
+
+def render(spec, rng):
+    width, height = spec["size"]
+    img = Image.new("RGB", (width, height), (200, 196, 188))
+    draw = ImageDraw.Draw(img)
+    margin_x, margin_y = int(width * 0.05), int(height * 0.04)
+    frame = (130, 90, 50) if not spec.get("dark") else (60, 35, 25)
+    back = (70, 50, 35) if not spec.get("dark") else (30, 20, 16)
+    draw.rectangle([margin_x, margin_y, width - margin_x, height - margin_y], fill=frame)
+    side = int(width * 0.025)
+    board = int(height * 0.035)
+    rows = spec["rows"]
+    inner_top = margin_y + board
+    inner_bottom = height - margin_y - board
+    row_height = (inner_bottom - inner_top - board * (rows - 1)) / rows
+    books, row_meta = [], []
+    for r in range(rows):
+        top = inner_top + r * (row_height + board)
+        bottom = top + row_height
+        left, right = margin_x + side, width - margin_x - side
+        draw.rectangle([left, top, right, bottom], fill=back)
+        row_meta.append({"index": r, "interior_polygon": [[left, top], [right, top], [right, bottom], [left, bottom]]})
+        x = left + rng.randint(4, 30)
+        n = 0
+        while x < right - 20:
+            kind = rng.random()
+            if kind < spec.get("gap_rate", 0.04) and n > 0:
+                x += rng.randint(20, 60)
+                continue
+            if kind > 0.97 and spec.get("lying", False) and right - x > 160:
+                # a short stack of lying books
+                depth = rng.randint(110, 160)
+                y = bottom
+                for _ in range(rng.randint(2, 4)):
+                    h = rng.randint(14, 26)
+                    color = jitter(rng.choice(PALETTE), rng)
+                    w = depth + rng.randint(-10, 10)
+                    draw.rectangle([x, y - h, x + w, y - 1], fill=color)
+                    books.append({"row": r, "box": [x, y - h, w, h], "pose": "lying",
+                                  "polygon": [[x, y - h], [x + w, y - h], [x + w, y], [x, y]]})
+                    y -= h
+                x += depth + 14
+                n += 1
+                continue
+            thin = rng.random() < 0.12
+            w = rng.randint(9, 14) if thin else rng.randint(22, 52)
+            w = int(w * width / 1600)
+            h = int(row_height * rng.uniform(0.62, 0.95))
+            color = jitter(rng.choice(PALETTE), rng)
+            if kind > 0.94 and spec.get("leaning", False) and right - x > 120:
+                angle = math.radians(rng.uniform(12, 20))
+                base_x = x + int(h * math.sin(angle))
+                pts = [(x, bottom - h * math.cos(angle)), (x + w, bottom - h * math.cos(angle) - w * math.sin(angle) * 0.2),
+                       (base_x + w, bottom), (base_x, bottom)]
+                pts = [(px + 0.0, py + 0.0) for px, py in pts]
+                draw.polygon(pts, fill=color)
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                books.append({"row": r, "box": [min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)], "pose": "leaning",
+                              "polygon": [list(p) for p in pts]})
+                x = int(max(xs)) + 3
+                n += 1
+                continue
+            if x + w > right:
+                break
+            draw_spine(draw, rng, x, bottom - h, x + w - 1, bottom - 1, color)
+            books.append({"row": r, "box": [x, bottom - h, w, h], "pose": "upright", "thin": thin,
+                          "polygon": [[x, bottom - h], [x + w, bottom - h], [x + w, bottom], [x, bottom]]})
+            x += w + (1 if rng.random() < 0.8 else rng.randint(2, 6))
+            n += 1
+        row_meta[-1]["n_books"] = sum(1 for b in books if b["row"] == r)
+    # camera: light gain, blur, noise
+    img = img.filter(ImageFilter.GaussianBlur(spec.get("blur", 0.8)))
+    arr = np.asarray(img).astype(np.float32) * spec.get("gain", 1.0)
+    arr += np.random.default_rng(spec["seed"]).normal(0, spec.get("noise", 3.0), arr.shape)
+    img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+    for i, b in enumerate(books):
+        b["id"] = i
+    return img, row_meta, books
+
+
+SPECS = [
+    {"name": "shelf_one_row", "size": (1600, 1000), "rows": 1, "seed": 11, "gap_rate": 0.02},
+    {"name": "shelf_two_rows", "size": (1600, 1200), "rows": 2, "seed": 12, "lying": True},
+    {"name": "shelf_three_rows_leaning", "size": (1800, 1350), "rows": 3, "seed": 13, "leaning": True, "lying": True, "blur": 1.2},
+    {"name": "shelf_dark", "size": (1600, 1200), "rows": 2, "seed": 14, "dark": True, "gain": 0.8, "noise": 5.0},
+    # stored rotated with EXIF orientation 6 and a GPS position: the client must rotate it upright and strip the GPS
+    {"name": "shelf_rotated_exif_gps", "size": (1400, 1050), "rows": 2, "seed": 15, "exif_orientation": 6, "gps": True},
+]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "SampleImages"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for spec in SPECS:
+        rng = random.Random(spec["seed"])
+        img, rows, books = render(spec, rng)
+        truth = {"image": spec["name"] + ".jpg", "width": img.width, "height": img.height, "generator": "generate_sample_images.py",
+                 "seed": spec["seed"], "n_rows": spec["rows"], "rows": rows, "books": books,
+                 "exif_orientation": spec.get("exif_orientation", 1), "has_gps": bool(spec.get("gps"))}
+        stored = img
+        exif = Image.Exif()
+        if spec.get("exif_orientation") == 6:
+            # orientation 6: the viewer turns the stored pixels 90° clockwise, so store them turned counter-clockwise
+            stored = img.transpose(Image.Transpose.ROTATE_90)
+            exif[0x0112] = 6
+        if spec.get("gps"):
+            gps = exif.get_ifd(0x8825)
+            gps[1] = "N"
+            gps[2] = (52.0, 22.0, 30.0)
+            gps[3] = "E"
+            gps[4] = (4.0, 53.0, 10.0)
+        path = os.path.join(args.out, spec["name"] + ".jpg")
+        stored.save(path, "JPEG", quality=85, exif=exif.tobytes() if len(exif) else b"")
+        with open(os.path.join(args.out, spec["name"] + ".json"), "w") as f:
+            json.dump(truth, f, indent=1)
+        print(f"{path}: {img.width}x{img.height}, {len(books)} books, {os.path.getsize(path) // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()
