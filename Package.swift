@@ -35,6 +35,7 @@ let package = Package(
 
         // image → engine → protocol → service / client → CLI
         .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: swiftSettings),
+        .target(name: "ImagePreparation", dependencies: ["ImageKit"], swiftSettings: swiftSettings),
         .target(name: "ScanProtocol", swiftSettings: swiftSettings),
         .target(name: "ScanEngine", dependencies: ["ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
         .target(
@@ -58,18 +59,24 @@ let package = Package(
         .target(
             name: "ScanClient",
             dependencies: [
-                "CCurlShim", "ImageKit", "ScanProtocol",
+                "CCurlShim", "ImageKit", "ImagePreparation", "ScanProtocol",
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "FaultProxy",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "bookscan",
             dependencies: [
-                "ImageKit", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient",
+                "ImageKit", "ImagePreparation", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -85,8 +92,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "ImageKitTests", dependencies: ["ImageKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageKitTests", dependencies: ["ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScanClientTests",
+            dependencies: ["ScanClient", "ScanProtocol", "ScanService", "ImagePreparation", "ImageKit", "FaultProxy"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanServiceTests",

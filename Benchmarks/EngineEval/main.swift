@@ -94,7 +94,9 @@ for name in names {
         print("\(name): cannot write prediction: \(error)")
     }
     print("\(name) \(result.imageWidth)x\(result.imageHeight) work \(result.workingWidth)x\(result.workingHeight) "
-        + "rows \(result.rows.count) spines \(result.spines.count) decode \(fmt(decode)) ms detect \(fmt(detect)) ms total \(fmt(total)) ms")
+        + "rows \(result.rows.count) spines \(result.spines.count) decode \(fmt(decode)) ms detect \(fmt(detect)) ms "
+        + "(" + result.timings.filter { $0.stage != .decoding }.map { "\($0.stage.rawValue) \(fmt($0.milliseconds))" }.joined(separator: ", ")
+        + ") total \(fmt(total)) ms")
 }
 print("images \(totals.count): total median \(fmt(percentile(totals, 50))) ms p90 \(fmt(percentile(totals, 90))) ms; "
     + "decode median \(fmt(percentile(decodes, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")

@@ -96,7 +96,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
         }
         guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer.map { UInt8(bitPattern: $0) }.prefix { $0 != 0 } + [0])
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(Self.error(code, detail: detail, canceled: canceled.load(ordering: .relaxed)))
         }
         var status = 0
@@ -170,7 +170,10 @@ final class CurlTransfer: @unchecked Sendable {
             bs_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
             if let body = request.body {
                 bs_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-                bs_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: body))
+                // COPYPOSTFIELDS copies the bytes during this call.
+                body.withUnsafeBytes { bytes in
+                    _ = bs_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                }
             }
         }
     }

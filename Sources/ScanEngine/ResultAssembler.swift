@@ -18,16 +18,17 @@ struct ResultAssembler: Sendable {
             for segment in found {
                 let u0 = Double(segment.u0) + 0.5, u1 = Double(min(segment.u1, imageWidth - 1)) + 0.5
                 let hb = Double(row.height - segment.top)
+                let ha = Double(row.height - min(row.height, segment.bottom ?? row.height))
                 var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
                 for u in [u0, u1] {
-                    for hh in [0, hb] {
+                    for hh in [ha, hb] {
                         let p = row.point(u: u, h: hh, imageWidth: imageWidth)
                         x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y)
                     }
                 }
                 x0 = max(0, x0); y0 = max(0, y0); x1 = min(w, x1); y1 = min(h, y1)
                 guard x1 > x0, y1 > y0 else { continue }
-                let pose: SpinePose = (x1 - x0) > 1.5 * (y1 - y0) ? .lying : .upright
+                let pose: SpinePose = segment.lying || (x1 - x0) > 1.5 * (y1 - y0) ? .lying : .upright
                 spines.append(Spine(
                     index: spines.count, row: r,
                     box: NormalizedBox(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h),

@@ -34,18 +34,20 @@ struct RowFinder: Sendable {
         var gx = [Float](repeating: 0, count: w * h)
         var gy = [Float](repeating: 0, count: w * h)
         blurred.data.withUnsafeBufferPointer { a in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = y * w + x
-                    if x > 0 && x < w - 1 {
-                        var s: Float = 0
-                        for c in 0..<3 { s += abs(a[(i + 1) * 3 + c] - a[(i - 1) * 3 + c]) }
-                        gx[i] = s
-                    }
-                    if y > 0 && y < h - 1 {
-                        var s: Float = 0
-                        for c in 0..<3 { s += abs(a[(i + w) * 3 + c] - a[(i - w) * 3 + c]) }
-                        gy[i] = s
+            gx.withUnsafeMutableBufferPointer { gxp in
+                gy.withUnsafeMutableBufferPointer { gyp in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * w + x
+                            if x > 0 && x < w - 1 {
+                                gxp[i] = abs(a[(i + 1) * 3] - a[(i - 1) * 3]) + abs(a[(i + 1) * 3 + 1] - a[(i - 1) * 3 + 1])
+                                    + abs(a[(i + 1) * 3 + 2] - a[(i - 1) * 3 + 2])
+                            }
+                            if y > 0 && y < h - 1 {
+                                gyp[i] = abs(a[(i + w) * 3] - a[(i - w) * 3]) + abs(a[(i + w) * 3 + 1] - a[(i - w) * 3 + 1])
+                                    + abs(a[(i + w) * 3 + 2] - a[(i - w) * 3 + 2])
+                            }
+                        }
                     }
                 }
             }
@@ -65,35 +67,41 @@ struct RowFinder: Sendable {
             for x in 0..<w2 { g[y * w2 + x] = abs(luma[(2 * (y + 2)) * width + 2 * x] - luma[(2 * y) * width + 2 * x]) }
         }
         var best = -Double.infinity, bestAngle = 0.0
-        var profile = [Double](repeating: 0, count: h + 2 * w2 + 200)
-        var offsets = [Int](repeating: 0, count: w2)
         let pad = w2 + 60
+        let profileCount = h + 2 * w2 + 200
+        var profile = [Float](repeating: 0, count: profileCount)
+        var offsets = [Int](repeating: 0, count: w2)
         g.withUnsafeBufferPointer { gp in
-            func score(_ t: Double) -> Double {
-                let tt = tan(t * .pi / 180)
-                for x in 0..<w2 { offsets[x] = Int((-(Double(x) - Double(w2) / 2) * tt).rounded()) + pad }
-                for i in profile.indices { profile[i] = 0 }
-                for y in 0..<h {
-                    for x in 0..<w2 {
-                        let idx = y + offsets[x]
-                        if idx >= 0 && idx < profile.count { profile[idx] += Double(gp[y * w2 + x]) }
+            profile.withUnsafeMutableBufferPointer { prof in
+                offsets.withUnsafeMutableBufferPointer { off in
+                    func score(_ t: Double) -> Double {
+                        let tt = tan(t * .pi / 180)
+                        for x in 0..<w2 { off[x] = Int((-(Double(x) - Double(w2) / 2) * tt).rounded()) + pad }
+                        for i in 0..<profileCount { prof[i] = 0 }
+                        for y in 0..<h {
+                            let row = y * w2
+                            for x in 0..<w2 {
+                                let idx = y + off[x]
+                                if idx >= 0 && idx < profileCount { prof[idx] += gp[row + x] }
+                            }
+                        }
+                        var s = 0.0
+                        for i in 0..<profileCount { s += Double(prof[i]) * Double(prof[i]) }
+                        return s
+                    }
+                    // Coarse search in 0.5° steps, then 0.1° steps around the best.
+                    for k in 0...14 {
+                        let t = -3.5 + 0.5 * Double(k)
+                        let s = score(t)
+                        if s > best { best = s; bestAngle = t }
+                    }
+                    let coarse = bestAngle
+                    for k in -4...4 where k != 0 {
+                        let t = coarse + 0.1 * Double(k)
+                        let s = score(t)
+                        if s > best { best = s; bestAngle = t }
                     }
                 }
-                var s = 0.0
-                for v in profile { s += v * v }
-                return s
-            }
-            // Coarse search in 0.5° steps, then 0.1° steps around the best.
-            for k in 0...14 {
-                let t = -3.5 + 0.5 * Double(k)
-                let s = score(t)
-                if s > best { best = s; bestAngle = t }
-            }
-            let coarse = bestAngle
-            for k in -4...4 where k != 0 {
-                let t = coarse + 0.1 * Double(k)
-                let s = score(t)
-                if s > best { best = s; bestAngle = t }
             }
         }
         return bestAngle

@@ -92,7 +92,9 @@ struct RowGeometryFitter: Sendable {
                 func score(_ angle: Double) -> Float {
                     let ta = tan(angle * .pi / 180)
                     var total: Float = 0
-                    for x in xa..<xb {
+                    var n = 0
+                    for x in stride(from: xa, to: xb, by: 2) {
+                        n += 1
                         var colSum: Float = 0
                         let yb = row.b0 + row.b1 * Double(x)
                         for hh in heights {
@@ -101,7 +103,7 @@ struct RowGeometryFitter: Sendable {
                         let m = colSum / Float(heights.count)
                         total += m * m
                     }
-                    return total / Float(xb - xa)
+                    return total / Float(max(1, n))
                 }
                 // Coarse 1° steps over ±5°, then 0.25° steps around the best.
                 var scores: [Float] = []

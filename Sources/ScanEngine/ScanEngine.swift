@@ -111,7 +111,9 @@ public struct ScanEngine: Sendable {
                         .segmentingSpines, rowStart + rowSpan * (0.5 + 0.5 * Double(k + 1) / Double(candidates)), progress)
                 }
             }
-            perRow.append(found)
+            // Stacks of lying books replace the upright slices cut through them.
+            let stacks = LyingStackFinder()
+            perRow.append(stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height))
         }
         if isCancelled() { throw .canceled }
         timings.append(StageTiming(stage: .segmentingSpines, milliseconds: Self.milliseconds(clock.now - start)))

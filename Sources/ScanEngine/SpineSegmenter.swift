@@ -1,12 +1,16 @@
 import ScanProtocol
 
-/// A spine found in a row strip: columns `u0..<u1` (cut positions), top strip line, confidence, colour.
+/// A spine found in a row strip: columns `u0..<u1` (cut positions), strip lines `top..<bottom`, confidence, colour.
 struct StripSegment: Sendable, Equatable {
     var u0: Int
     var u1: Int
     var top: Int
     var confidence: Double
     var color: RGBColor
+    /// Strip line below the spine (the strip height for books standing on the bottom line).
+    var bottom: Int? = nil
+    /// Set for books lying flat in a stack.
+    var lying = false
 }
 
 /// Splits a row strip into spines: per-column boundary evidence (colour steps and dark seams that run
@@ -25,10 +29,18 @@ struct SpineSegmenter: Sendable {
     /// Top-profile jumps above this many lines count as boundary evidence, weighted by `jumpWeight`.
     var jumpLines: Float = 6
     var jumpWeight: Float = 0.5
+    /// Half-size of the median filter that steadies the top profile before looking for jumps.
+    var jumpSide = 3
     /// A top step must change the mean colour by this multiple of the step threshold.
     var topContrast: Float = 1.5
+    /// Lines skipped below the shelf-board line before looking for book tops (blur footprint).
+    var boardSkip = 6
+    /// Non-maximum suppression radius (columns) for boundary peaks.
+    var peakRadius = 5
     /// Candidates shorter than this fraction of the strip are gaps.
     var minHeightFraction: Double = 0.12
+    /// Share of columns whose first step on one line near the strip top marks that line as the shelf board.
+    var boardShare: Double = 0.2
 
     /// Everything needed to evaluate the candidates of one strip.
     struct Analysis: Sendable {
@@ -39,6 +51,8 @@ struct SpineSegmenter: Sendable {
         var threshold: Float
         var boardLine: Int
         var step: Float
+        /// Vertical colour step over 5 lines per strip pixel (`height * width`).
+        var stepMap: [Float] = []
     }
 
     /// Computes the boundary evidence and the candidate cuts of a strip.
@@ -73,19 +87,33 @@ struct SpineSegmenter: Sendable {
                     }
                 }
             }
-            let bandHeight = max(4, Int(Double(hs) * 0.05))
-            let bandStart = min(hs, boardLine + 3), bandEnd = min(hs, boardLine + 3 + bandHeight)
-            let noise = Signal.median(Array(stepMap[(bandStart * w)..<(bandEnd * w)]))
-            step = min(max(minStep, 3 * noise), maxStep)
-            // Per-column top: first strong step below the board (steps smoothed over 3 columns).
-            var column = [Float](repeating: 0, count: hs)
-            for u in 0..<w {
-                let ul = Signal.reflect(u - 1, w), ur = Signal.reflect(u + 1, w)
-                for v in 0..<hs { column[v] = (stepMap[v * w + ul] + stepMap[v * w + u] + stepMap[v * w + ur]) / 3 }
-                tops[u] = Float(firstStep(column, from: boardLine, threshold: step * 1.3, mean: nil))
+            func noiseStep(_ board: Int) -> Float {
+                let bandHeight = max(4, Int(Double(hs) * 0.05))
+                let bandStart = min(hs, board + 3), bandEnd = min(hs, board + 3 + bandHeight)
+                let noise = Signal.median(Array(stepMap[(bandStart * w)..<(bandEnd * w)]))
+                return min(max(minStep, 3 * noise), maxStep)
             }
-            let topsMedian = Signal.medianFilter(tops, size: 3)
-            tops = topsMedian
+            // Per-column top: first strong step below the board (steps smoothed over 3 columns).
+            func columnTops(_ board: Int, _ threshold: Float) -> [Float] {
+                var out = [Float](repeating: Float(hs), count: w)
+                var column = [Float](repeating: 0, count: hs)
+                for u in 0..<w {
+                    let ul = Signal.reflect(u - 1, w), ur = Signal.reflect(u + 1, w)
+                    for v in 0..<hs { column[v] = (stepMap[v * w + ul] + stepMap[v * w + u] + stepMap[v * w + ur]) / 3 }
+                    out[u] = Float(firstStep(column, from: board, threshold: threshold * 1.3, mean: nil))
+                }
+                return out
+            }
+            step = noiseStep(boardLine)
+            tops = columnTops(boardLine, step)
+            // A line where many columns find their "top" near the strip top is the board's lower edge, not books.
+            if let edge = Self.sharedEdge(tops, limit: Int(Double(hs) * 0.3), minShare: boardShare), edge + 2 > boardLine {
+                boardLine = edge + 2
+                step = noiseStep(boardLine)
+                tops = columnTops(boardLine, step)
+            }
+            tops = Signal.medianFilter(tops, size: 3)
+            let topsMedian = tops
             // Boundary evidence per column.
             var lum = [Float](repeating: 0, count: w * hs)
             for i in 0..<(w * hs) { lum[i] = (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
@@ -111,24 +139,44 @@ struct SpineSegmenter: Sendable {
             }
         }
         let baseline = Signal.medianFilter(evidence, size: 21)
+        // Tops without columns that flicker (texture, noise): a wider median keeps real steps and slopes.
+        let steadyTops = Signal.medianFilter(tops, size: 2 * jumpSide + 1)
         var score = [Float](repeating: 0, count: w)
         for u in 0..<w {
             var jump: Float = 0
-            if u >= 2 && u < w - 2 { jump = abs(tops[u + 2] - tops[u - 2]) }
+            if u >= 1 && u < w - 1 { jump = abs(steadyTops[u + 1] - steadyTops[u - 1]) }
             score[u] = evidence[u] - baseline[u] + (jump > jumpLines ? jump * jumpWeight : 0)
         }
         let threshold = max(peakFraction * Signal.percentile(evidence, 98), noiseMultiple * Signal.median(evidence) + 2)
         var cuts = [0]
         if w > 2 {
             for u in 1..<(w - 1) where score[u] >= threshold {
-                let lo = max(0, u - 2), hi = min(w - 1, u + 2)
+                let lo = max(0, u - peakRadius), hi = min(w - 1, u + peakRadius)
                 guard score[u] == score[lo...hi].max() else { continue }
-                if let last = cuts.last, cuts.count > 1, u - last <= 2 { continue }
+                if let last = cuts.last, cuts.count > 1, u - last <= peakRadius { continue }
                 cuts.append(u)
             }
         }
         cuts.append(w)
-        return Analysis(smoothed: sv, strip: strip, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step)
+        return Analysis(smoothed: sv, strip: strip, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step, stepMap: stepMap)
+    }
+
+    /// The strip line (below `limit`) shared, within ±2 lines, by at least `minShare` of the column tops; nil if none.
+    static func sharedEdge(_ tops: [Float], limit: Int, minShare: Double) -> Int? {
+        guard limit > 0, !tops.isEmpty else { return nil }
+        var hist = [Int](repeating: 0, count: limit + 1)
+        for t in tops where t >= 0 && Int(t) < limit { hist[Int(t)] += 1 }
+        var best = 0, bestLine = -1
+        for v in 0..<limit {
+            var n = 0
+            for k in max(0, v - 2)...min(limit, v + 2) { n += hist[k] }
+            if n > best { best = n; bestLine = v }
+        }
+        guard bestLine >= 0, Double(best) >= minShare * Double(tops.count) else { return nil }
+        // The lowest line of the shared window that is populated.
+        var last = bestLine
+        for k in bestLine...min(limit, bestLine + 2) where hist[k] > 0 { last = k }
+        return last
     }
 
     /// Evaluates the candidate between cuts `index` and `index + 1`; nil for gaps and slivers.
@@ -156,19 +204,19 @@ struct SpineSegmenter: Sendable {
         guard Double(hs - top) >= Double(hs) * minHeightFraction else { return nil }
         let left = a.score[u0 > 0 ? u0 : min(u1, w - 1)], right = a.score[min(u1, w - 1)]
         let confidence = Double(min(1, max(0.05, (left + right) / (2 * a.threshold * 3))))
-        return StripSegment(u0: u0, u1: u1, top: top, confidence: confidence, color: medianColor(a.strip, cols: cols, top: top))
+        return StripSegment(u0: u0, u1: u1, top: top, confidence: confidence, color: Self.medianColor(a.strip, cols: cols, lines: top..<a.strip.height))
     }
 
-    /// First line at or below `from + 3` where `steps` exceeds `threshold` (moved to the local maximum
+    /// First line at or below `from + boardSkip` where `steps` exceeds `threshold` (moved to the local maximum
     /// within 5 lines); with `mean` (per-line RGB), the colour above and below must also differ.
     func firstStep(_ steps: [Float], from boardLine: Int, threshold: Float, mean: [Float]?) -> Int {
         let hs = steps.count
-        var v = boardLine + 3
+        var v = boardLine + boardSkip
         while v < hs {
             guard let hit = (v..<hs).first(where: { steps[$0] > threshold }) else { return hs }
             let peak = Signal.argmax(steps[hit..<min(hs, hit + 5)])
             guard let mean else { return peak }
-            let aRange = max(boardLine, peak - 12)..<max(boardLine + 1, peak - 3)
+            let aRange = max(boardLine + boardSkip - 3, peak - 12)..<max(boardLine + boardSkip - 2, peak - 3)
             let bRange = min(hs - 1, peak + 3)..<min(hs, peak + 15)
             if !aRange.isEmpty, !bRange.isEmpty, aRange.upperBound <= hs {
                 var diff: Float = 0
@@ -185,12 +233,12 @@ struct SpineSegmenter: Sendable {
         return hs
     }
 
-    /// Per-channel median colour of the strip region below `top` in `cols`.
-    private func medianColor(_ strip: RowStrip, cols: Range<Int>, top: Int) -> RGBColor {
+    /// Per-channel median colour of the strip region `lines` × `cols`.
+    static func medianColor(_ strip: RowStrip, cols: Range<Int>, lines: Range<Int>) -> RGBColor {
         var hist = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
         var n = 0
         strip.data.withUnsafeBufferPointer { s in
-            for v in min(top, strip.height)..<strip.height {
+            for v in lines.clamped(to: 0..<strip.height) {
                 for u in cols {
                     for c in 0..<3 { hist[c][Int(min(255, max(0, s[(v * strip.width + u) * 3 + c])))] += 1 }
                     n += 1

@@ -51,15 +51,24 @@ struct EventSocket: Sendable {
             return
         }
         defer { if subscriber >= 0 { job.unsubscribe(subscriber) } }
+        // Events are already buffered in `frames`; writing starts when the client says hello (or
+        // after a grace period), so no frame rides in the same segment as the 101 response.
+        let (ready, readySignal) = AsyncStream<Void>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await drain(inbound, outbound: outbound) }
+            group.addTask { try await drain(inbound, outbound: outbound, ready: readySignal) }
             group.addTask {
+                try await Task.sleep(for: configuration.streamGrace)
+                readySignal.yield()
                 while !Task.isCancelled {
                     try await Task.sleep(for: configuration.heartbeatInterval)
                     continuation.yield(.heartbeat)
                 }
             }
-            group.addTask { try await write(frames, job: job, outbound: outbound) }
+            group.addTask {
+                var gate = ready.makeAsyncIterator()
+                _ = await gate.next()
+                try await write(frames, job: job, outbound: outbound)
+            }
             _ = try await group.next()
             group.cancelAll()
         }
@@ -88,19 +97,16 @@ struct EventSocket: Sendable {
         }
     }
 
-    /// Reads what the client sends so pings, pongs and close frames are processed. Clients send no
-    /// data; a binary or oversized message closes that socket (1003 / 1009) and nothing else.
-    private func drain(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        do {
-            for try await message in inbound.messages(maxSize: Self.maxInboundMessage) {
-                if case .binary = message {
-                    try await outbound.close(.unacceptableData, reason: "binary frames are not accepted")
-                    return
-                }
+    /// Reads what the client sends so pings, pongs and close frames are processed. Clients send
+    /// only `hello`; a binary frame or a text frame that is not a client message closes that socket
+    /// with 1003 and nothing else.
+    private func drain(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, ready: AsyncStream<Void>.Continuation) async throws {
+        for try await message in inbound.messages(maxSize: Self.maxInboundMessage) {
+            guard case .text(let text) = message, (try? WireCoding.decode(ClientMessage.self, from: Data(text.utf8))) != nil else {
+                try await outbound.close(.unacceptableData, reason: "not a bookscan client message")
+                return
             }
-        } catch {
-            try? await outbound.close(.messageTooLarge, reason: "message too large")
-            throw error
+            ready.yield()
         }
     }
 }

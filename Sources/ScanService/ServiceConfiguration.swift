@@ -25,6 +25,8 @@ public struct ServiceConfiguration: Sendable {
     public var heartbeatInterval: Duration
     /// Interval of server WebSocket pings; a client that misses one pong is dropped.
     public var pingInterval: Duration
+    /// How long an events socket waits for the client's hello before it starts the replay anyway.
+    public var streamGrace: Duration
     /// Open event sockets one job accepts.
     public var maxSubscribersPerJob: Int
     /// Seconds a client is told to wait in `Retry-After` when the queue is full.
@@ -46,6 +48,7 @@ public struct ServiceConfiguration: Sendable {
         jobTTL: Duration = .seconds(3600),
         heartbeatInterval: Duration = .seconds(2),
         pingInterval: Duration = .seconds(10),
+        streamGrace: Duration = .milliseconds(250),
         maxSubscribersPerJob: Int = 32,
         retryAfterSeconds: Int = 2,
         engine: ScanEngine.Configuration = .init(),
@@ -62,6 +65,7 @@ public struct ServiceConfiguration: Sendable {
         self.jobTTL = jobTTL
         self.heartbeatInterval = heartbeatInterval
         self.pingInterval = pingInterval
+        self.streamGrace = streamGrace
         self.maxSubscribersPerJob = maxSubscribersPerJob
         self.retryAfterSeconds = retryAfterSeconds
         self.engine = engine

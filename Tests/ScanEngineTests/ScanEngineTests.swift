@@ -72,10 +72,11 @@ struct ScanEngineTests {
         #expect(result.rows.map(\.spineCount) == [12, 12])
         #expect(result.spines.count == 24)
         let w = Double(shelf.image.width), h = Double(shelf.image.height)
-        let truth = shelf.rows.flatMap { $0 }.map {
-            (x: Double($0.x) / w, y: Double($0.y) / h, w: Double($0.width) / w, h: Double($0.height) / h)
-        }
-        for book in truth {
+        let books: [SyntheticShelf.Book] = shelf.rows.flatMap { $0 }
+        for b in books {
+            let book: (x: Double, y: Double, w: Double, h: Double) = (
+                x: Double(b.x) / w, y: Double(b.y) / h, w: Double(b.width) / w, h: Double(b.height) / h
+            )
             let best = result.spines.map { iou($0.box, book) }.max() ?? 0
             #expect(best > 0.8, "book at \(book) best IoU \(best)")
         }
@@ -95,6 +96,32 @@ struct ScanEngineTests {
         // The first book of the first row is red.
         let first = try #require(result.spines.first)
         #expect(first.color.r > 150 && first.color.g < 90 && first.color.b < 90)
+    }
+
+    @Test("a stack of lying books comes out as one lying spine per book")
+    func lyingStack() throws {
+        var image = shelf.image
+        // Three books lying on the first row's board, right of the upright ones, each shorter than the one below.
+        let stack: [(x: Int, y: Int, w: Int, h: Int, colour: (UInt8, UInt8, UInt8))] = [
+            (660, 246, 210, 34, (40, 150, 70)), (672, 214, 186, 32, (230, 200, 60)), (684, 186, 160, 28, (200, 40, 40)),
+        ]
+        for book in stack {
+            for y in book.y..<(book.y + book.h) { for x in book.x..<(book.x + book.w) { image.setPixel(x: x, y: y, book.colour) } }
+        }
+        let result = try ScanEngine().scan(
+            image: image, sourceWidth: image.width, sourceHeight: image.height, progress: { _, _ in }, isCancelled: { false })
+        let w = Double(image.width), h = Double(image.height)
+        let lying = result.spines.filter { $0.pose == .lying }
+        #expect(lying.count == stack.count)
+        for book in stack {
+            let box: (x: Double, y: Double, w: Double, h: Double) = (
+                x: Double(book.x) / w, y: Double(book.y) / h, w: Double(book.w) / w, h: Double(book.h) / h
+            )
+            let best = lying.map { iou($0.box, box) }.max() ?? 0
+            #expect(best > 0.6, "lying book at \(box) best IoU \(best)")
+        }
+        // The upright books of the row are still found.
+        #expect(result.spines.filter { $0.row == 0 && $0.pose == .upright }.count == 12)
     }
 
     @Test("progress is monotonic, in stage order, and ends in finishing at 1")

@@ -59,14 +59,30 @@ struct ServiceHarness {
         return nil
     }
 
-    /// Opens the events socket and collects every message until the server closes it.
-    func collectEvents(_ jobId: UUID, after: Int = 0, query: String = "") async throws -> SocketTranscript {
+    /// Opens the events socket and collects every message until the server closes it; fails
+    /// (instead of hanging) when the socket is still open after `limit`.
+    func collectEvents(_ jobId: UUID, after: Int = 0, query: String = "", limit: Duration = .seconds(20)) async throws -> SocketTranscript {
         let transcript = TranscriptBox()
+        return try await withThrowingTaskGroup(of: SocketTranscript?.self) { group in
+            group.addTask { try await collect(jobId, after: after, query: query, into: transcript) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            guard let first else { throw SocketStillOpen(messages: transcript.messages) }
+            return first
+        }
+    }
+
+    private func collect(_ jobId: UUID, after: Int, query: String, into transcript: TranscriptBox) async throws -> SocketTranscript {
         let closeFrame = try await WebSocketClient.connect(
             url: webSocketBase + Routes.events(jobId, after: after) + query,
             configuration: .init(additionalHeaders: token.map { [.authorization: "Bearer \($0)"] } ?? [:]),
             logger: Logger(label: "test.ws")
-        ) { inbound, _, _ in
+        ) { inbound, outbound, _ in
+            try await outbound.write(.text(ClientHello.frame))
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message else { continue }
                 transcript.append(try WireCoding.decode(ServerMessage.self, from: Data(text.utf8)))
@@ -74,6 +90,12 @@ struct ServiceHarness {
         }
         return SocketTranscript(messages: transcript.messages, closeCode: closeFrame?.closeCode)
     }
+}
+
+/// The events socket did not close in time; carries what it received.
+struct SocketStillOpen: Error, CustomStringConvertible {
+    var messages: [ServerMessage]
+    var description: String { "socket still open after \(messages.count) messages: \(messages)" }
 }
 
 /// What one events socket received.

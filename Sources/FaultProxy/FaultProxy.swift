@@ -1,0 +1,60 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A TCP proxy on loopback between a client and a scan service that injects the faults broken
+/// networks and middleboxes cause: refused upgrades, silent sockets, drops, resets, latency.
+/// Tests point the client at `baseURL`; the service itself runs unmodified behind it.
+public final class FaultProxy: Sendable {
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let channel: any Channel
+    private let log: FaultLog
+
+    private init(port: Int, channel: any Channel, log: FaultLog) {
+        self.port = port
+        self.channel = channel
+        self.log = log
+    }
+
+    /// Starts a proxy to `127.0.0.1:upstreamPort` applying `plan` to every new connection.
+    public static func start(upstreamPort: Int, plan: @escaping FaultPlan) async throws -> FaultProxy {
+        let log = FaultLog()
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        FrontHandler(upstreamPort: upstreamPort, plan: plan, log: log))
+                }
+            }
+        let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        return FaultProxy(port: channel.localAddress?.port ?? 0, channel: channel, log: log)
+    }
+
+    /// Every first request the proxy saw, with the fault it applied.
+    public var requests: [(ProxiedRequest, ConnectionFault)] { log.entries }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// Counts requests per kind and remembers decisions.
+final class FaultLog: Sendable {
+    private let state = Mutex<(counts: [String: Int], entries: [(ProxiedRequest, ConnectionFault)])>(([:], []))
+
+    func next(method: String, path: String, isUpgrade: Bool, plan: FaultPlan) -> (ProxiedRequest, ConnectionFault) {
+        let request: ProxiedRequest = state.withLock { s in
+            let kind = isUpgrade ? "upgrade" : method
+            s.counts[kind, default: 0] += 1
+            return ProxiedRequest(method: method, path: path, isUpgrade: isUpgrade, ordinal: s.counts[kind, default: 0])
+        }
+        let fault = plan(request)
+        state.withLock { $0.entries.append((request, fault)) }
+        return (request, fault)
+    }
+
+    var entries: [(ProxiedRequest, ConnectionFault)] { state.withLock { $0.entries } }
+}

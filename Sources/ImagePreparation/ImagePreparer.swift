@@ -1,0 +1,99 @@
+import Foundation
+import ImageKit
+
+/// A photo made ready for upload: upright, within the server's limits, re-encoded without metadata.
+public struct PreparedImage: Sendable {
+    /// The JPEG to upload (baseline, JFIF only: no EXIF, no GPS).
+    public var jpeg: [UInt8]
+    public var width: Int
+    public var height: Int
+    /// Size of the original as a viewer shows it (after EXIF orientation).
+    public var originalWidth: Int
+    public var originalHeight: Int
+    public var orientation: EXIFOrientation
+    /// Size of the file on disk.
+    public var originalBytes: Int
+    public var milliseconds: Double
+}
+
+/// Prepares photos with libjpeg: detects the format by magic bytes, decodes with DCT scaling
+/// straight to the size needed, applies EXIF orientation, fits the long side, re-encodes.
+public struct ImagePreparer: Sendable {
+    /// Long side to fit (the server's recommendation, 1920 by default); never upscales.
+    public var longSide: Int
+    /// Largest source image (width × height) bookscan will decode at all.
+    public var maxSourcePixels: Int
+    /// JPEG quality of the upload.
+    public var quality: Int
+
+    public init(longSide: Int = 1920, maxSourcePixels: Int = 250_000_000, quality: Int = 85) {
+        self.longSide = max(16, longSide)
+        self.maxSourcePixels = maxSourcePixels
+        self.quality = quality
+    }
+
+    /// Reads and prepares the file at `path`.
+    public func prepare(path: String) throws(PrepareError) -> PreparedImage {
+        let bytes = try Self.read(path)
+        return try prepare(bytes: bytes)
+    }
+
+    /// Prepares JPEG bytes already in memory.
+    public func prepare(bytes: [UInt8]) throws(PrepareError) -> PreparedImage {
+        let clock = ContinuousClock()
+        let started = clock.now
+        guard !bytes.isEmpty else { throw .empty }
+        switch ImageFormat.detect(bytes) {
+        case .jpeg: break
+        case .some(let format): throw .unsupportedFormat(format)
+        case .none: throw .notAnImage
+        }
+        do {
+            let header = try JPEGDecoder.readHeader(bytes)
+            guard header.width * header.height <= maxSourcePixels else {
+                throw PrepareError.tooLarge(width: header.width, height: header.height, limit: maxSourcePixels)
+            }
+            let orientation = EXIFOrientation.read(fromJPEG: bytes)
+            let denominator = JPEGDecoder.scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: longSide)
+            let decoded = try JPEGDecoder.decode(bytes, scaleDenominator: denominator, maxPixels: maxSourcePixels, strict: true)
+            let upright = decoded.image.applying(orientation).fitted(longSide: longSide)
+            let jpeg = try JPEGEncoder.encode(upright, quality: quality)
+            let original = orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
+            let elapsed = clock.now - started
+            return PreparedImage(
+                jpeg: jpeg, width: upright.width, height: upright.height, originalWidth: original.0, originalHeight: original.1,
+                orientation: orientation, originalBytes: bytes.count,
+                milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        } catch let error as PrepareError {
+            throw error
+        } catch let error as ImageError {
+            switch error {
+            case .empty: throw .empty
+            case .unsupportedFormat(let format): throw .unsupportedFormat(format)
+            case .notAnImage: throw .notAnImage
+            case .corrupt(let message), .truncatedOrCorrupt(let message): throw .corrupt(message)
+            case .tooManyPixels(let w, let h, let limit): throw .tooLarge(width: w, height: h, limit: limit)
+            case .encodeFailed(let message): throw .encodeFailed(message)
+            }
+        } catch {
+            throw .corrupt("\(error)")
+        }
+    }
+
+    /// Reads a whole file, telling apart a missing file, a directory and one we may not read.
+    static func read(_ path: String) throws(PrepareError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound }
+        if isDirectory.boolValue { throw .isDirectory }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(FileManager.default.isReadableFile(atPath: path) ? "open failed" : "permission denied")
+        }
+        defer { try? handle.close() }
+        do {
+            guard let data = try handle.readToEnd() else { return [] }
+            return [UInt8](data)
+        } catch {
+            throw .unreadable("read failed: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ImageKit
+
+/// Why an input file could not be prepared for upload; each case has its own exit code.
+public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound
+    case isDirectory
+    case unreadable(String)
+    case empty
+    /// The file is an image, but not a JPEG.
+    case unsupportedFormat(ImageFormat)
+    /// The file is not an image at all.
+    case notAnImage
+    /// libjpeg cannot decode it: truncated, corrupt markers or entropy data.
+    case corrupt(String)
+    /// The header declares more pixels than bookscan will decode.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// Encoding the prepared image failed.
+    case encodeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notFound: "no such file"
+        case .isDirectory: "is a directory, not an image (use `bookscan batch DIR` for folders)"
+        case .unreadable(let why): "cannot be read (\(why))"
+        case .empty: "is empty (0 bytes)"
+        case .unsupportedFormat(let format):
+            "is a \(format.displayName) image; bookscan reads JPEG only. Convert it first, e.g. `convert IN OUT.jpg`, or export as JPEG"
+        case .notAnImage: "is not an image (it does not start with a JPEG signature)"
+        case .corrupt(let message): "is a damaged or truncated JPEG (\(message))"
+        case .tooLarge(let w, let h, let limit): "is \(w)×\(h) pixels, over the limit of \(limit) pixels"
+        case .encodeFailed(let message): "could not be re-encoded (\(message))"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ScanProtocol
+
+/// Typed calls of protocol v1 over libcurl: limits, upload (with retries), status, cancel.
+public struct ScanAPI: Sendable {
+    /// `http(s)://host:port`, no trailing slash.
+    public let baseURL: String
+    public let token: String?
+    public let http: CurlHTTPClient
+    public let uploadRetry: RetryPolicy
+
+    public init(baseURL: String, token: String?, http: CurlHTTPClient = .init(), uploadRetry: RetryPolicy = .init()) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.token = token
+        self.http = http
+        self.uploadRetry = uploadRetry
+    }
+
+    /// `GET /v1/limits`.
+    public func limits() async throws(ScanAPIError) -> ServiceLimits {
+        try decode(ServiceLimits.self, try await call("GET", Routes.limits))
+    }
+
+    /// `PUT /v1/scans/{jobId}`, retried on connection errors and 429/502/503/504 (the PUT is
+    /// idempotent by jobId, so a retry never makes a second job). `progress(sent, total)` follows the body.
+    public func upload(
+        jobId: UUID, jpeg: [UInt8], progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onRetry: (@Sendable (Int, ScanAPIError, Duration) -> Void)? = nil
+    ) async throws(ScanAPIError) -> JobSnapshot {
+        var attempt = 0
+        while true {
+            let failure: ScanAPIError
+            let delay: Duration?
+            do {
+                let response = try await http.send(
+                    request("PUT", Routes.scan(jobId), body: jpeg, contentType: ProtocolNames.jpegMediaType), uploadProgress: progress)
+                if response.status == 202 || response.status == 200 { return try decode(JobSnapshot.self, response) }
+                failure = .http(status: response.status, Self.errorBody(response))
+                delay = uploadRetry.delay(afterAttempt: attempt, status: response.status, retryAfter: response.header("retry-after"))
+            } catch let error as HTTPTransportError {
+                failure = .transport(error)
+                delay = error.isRetryable ? uploadRetry.delay(afterAttempt: attempt, status: nil, retryAfter: nil) : nil
+            } catch let error as ScanAPIError {
+                throw error
+            } catch {
+                throw .transport(HTTPTransportError(kind: .canceled, message: "canceled"))
+            }
+            guard let delay else { throw failure }
+            onRetry?(attempt + 1, failure, delay)
+            try await sleep(delay)
+            attempt += 1
+        }
+    }
+
+    /// `GET /v1/scans/{jobId}` as the tracker consumes it.
+    public func poll(jobId: UUID) async -> PollOutcome {
+        do {
+            let response = try await http.send(request("GET", Routes.scan(jobId)))
+            guard response.status == 200 else { return .httpError(status: response.status, Self.errorBody(response)) }
+            return .snapshot(try WireCoding.decode(JobSnapshot.self, from: Data(response.body)))
+        } catch let error as HTTPTransportError {
+            return .transportError(error.message)
+        } catch {
+            return .transportError("undecodable status: \(error)")
+        }
+    }
+
+    /// `GET /v1/scans/{jobId}`.
+    public func status(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
+        try decode(JobSnapshot.self, try await call("GET", Routes.scan(jobId)))
+    }
+
+    /// `DELETE /v1/scans/{jobId}`.
+    public func cancel(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
+        try decode(JobSnapshot.self, try await call("DELETE", Routes.scan(jobId)))
+    }
+
+    /// The status a plain GET of the events route gets: after a refused upgrade, this says why
+    /// (401, 404, 503 …), since a WebSocket client only learns that the upgrade failed.
+    public func probeEventsRoute(jobId: UUID) async -> Int? {
+        try? await http.send(request("GET", Routes.events(jobId, after: 0))).status
+    }
+
+    /// The `ws://` or `wss://` URL of a job's events.
+    public func eventsURL(jobId: UUID, after: Int) -> String {
+        let socketBase =
+            if baseURL.hasPrefix("https://") { "wss://" + baseURL.dropFirst("https://".count) } else if baseURL.hasPrefix("http://") {
+                "ws://" + baseURL.dropFirst("http://".count)
+            } else { baseURL }
+        return socketBase + Routes.events(jobId, after: after)
+    }
+
+    // MARK: helpers
+
+    private func request(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil) -> HTTPRequestData {
+        var headers: [(String, String)] = [("Accept", "application/json"), ("User-Agent", "bookscan/0.1")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        return HTTPRequestData(method: method, url: baseURL + path, headers: headers, body: body)
+    }
+
+    private func call(_ method: String, _ path: String) async throws(ScanAPIError) -> HTTPResponseData {
+        let response: HTTPResponseData
+        do { response = try await http.send(request(method, path)) } catch { throw .transport(error) }
+        guard (200..<300).contains(response.status) else { throw .http(status: response.status, Self.errorBody(response)) }
+        return response
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponseData) throws(ScanAPIError) -> T {
+        do { return try WireCoding.decode(type, from: Data(response.body)) } catch {
+            throw .badResponse("HTTP \(response.status) body is not a \(T.self)")
+        }
+    }
+
+    private func sleep(_ delay: Duration) async throws(ScanAPIError) {
+        do { try await Task.sleep(for: delay) } catch { throw .transport(HTTPTransportError(kind: .canceled, message: "canceled")) }
+    }
+
+    static func errorBody(_ response: HTTPResponseData) -> ErrorBody? {
+        try? WireCoding.decode(ErrorResponse.self, from: Data(response.body)).error
+    }
+}

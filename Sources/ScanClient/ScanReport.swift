@@ -1,0 +1,90 @@
+import Foundation
+import ImagePreparation
+import ScanProtocol
+
+/// How one image's run ended, as the CLI's exit code and the analytics log see it.
+public enum RunOutcome: String, Codable, Sendable, CaseIterable {
+    case succeeded
+    /// The service scanned it and the job failed (or was canceled).
+    case failed
+    case canceled
+    /// `--timeout` passed; the job may still be running (re-attach with `bookscan watch`).
+    case timedOut = "timed_out"
+    /// Ctrl-C; the job may still be running.
+    case stopped
+    /// The input file could not be prepared (missing, not a JPEG, corrupt…).
+    case inputError = "input_error"
+    /// The service refused the image (413/415/422).
+    case rejected
+    /// The service could not be reached.
+    case unreachable
+    /// Credentials were refused.
+    case unauthorized
+    /// The job vanished on the server (restart, expiry) and could not be resubmitted.
+    case jobLost = "job_lost"
+    /// `--strategy websocket` and the socket could not carry the job.
+    case socketUnavailable = "socket_unavailable"
+}
+
+/// Everything about one image's run: what the CLI prints, `--json` emits and analytics record.
+public struct ScanReport: Codable, Sendable {
+    public var image: String
+    public var jobId: UUID?
+    public var outcome: RunOutcome
+    public var state: JobState?
+    /// `websocket`, `websocket_reconnected`, `polling_fallback` or `polling`; nil when nothing was tracked.
+    public var strategy: String?
+    public var fallbackReason: SocketFailureReason?
+    public var fallbackStatus: Int?
+    public var fallbackPhase: FallbackPhase?
+    public var prepareMilliseconds: Double?
+    public var uploadSeconds: Double?
+    public var firstEventSeconds: Double?
+    public var totalSeconds: Double
+    public var bytesUp: Int?
+    public var uploadAttempts: Int
+    public var resubmissions: Int
+    public var reconnects: Int
+    public var socketFailures: Int
+    public var polls: Int
+    public var eventsByPath: [String: Int]
+    public var spineCount: Int?
+    public var error: String?
+    /// The preparation error, for its exit code (not encoded).
+    public var inputError: PrepareError?
+    public var result: ScanResult?
+
+    private enum CodingKeys: String, CodingKey {
+        case image, jobId, outcome, state, strategy, fallbackReason, fallbackStatus, fallbackPhase, prepareMilliseconds, uploadSeconds
+        case firstEventSeconds, totalSeconds, bytesUp, uploadAttempts, resubmissions, reconnects, socketFailures, polls, eventsByPath
+        case spineCount, error, result
+    }
+
+    public init(image: String, outcome: RunOutcome, totalSeconds: Double) {
+        self.image = image
+        self.outcome = outcome
+        self.totalSeconds = totalSeconds
+        self.uploadAttempts = 0
+        self.resubmissions = 0
+        self.reconnects = 0
+        self.socketFailures = 0
+        self.polls = 0
+        self.eventsByPath = [:]
+    }
+
+    /// Fills the tracking fields from a tracked run.
+    mutating func record(_ run: TrackedRun) {
+        strategy = run.strategy.name
+        if case .pollingFallback(let reason, let status, let phase) = run.strategy {
+            fallbackReason = reason
+            fallbackStatus = status
+            fallbackPhase = phase
+        }
+        uploadSeconds = run.uploadSeconds
+        firstEventSeconds = run.firstEventSeconds
+        reconnects += run.metrics.reconnects
+        socketFailures += run.metrics.socketFailures
+        polls += run.metrics.pollsMade
+        for (path, count) in run.metrics.eventsByPath { eventsByPath[path.rawValue, default: 0] += count }
+    }
+}

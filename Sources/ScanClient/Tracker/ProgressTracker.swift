@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import ScanProtocol
+
+/// The result of following one job: how it ended, which strategy carried it, and the numbers.
+public struct TrackedRun: Sendable {
+    public var ending: TrackerEnding
+    public var strategy: ProgressStrategy
+    public var metrics: TrackerMetrics
+    /// Seconds from the start of tracking (= start of the upload) to the upload being accepted.
+    public var uploadSeconds: Double?
+    /// Seconds from the upload being accepted to the first event from the socket or a poll.
+    public var firstEventSeconds: Double?
+    /// Seconds from the start to the end.
+    public var totalSeconds: Double
+}
+
+/// Receives what the tracker accepts, as it happens (on the tracker's task).
+public struct TrackerObserver: Sendable {
+    /// An accepted event, its path, and the fraction to show (never lower than before).
+    public var event: @Sendable (JobEvent, EventPath, Double) -> Void
+    /// The path currently carrying progress changed (`ws` / `poll`).
+    public var path: @Sendable (EventPath) -> Void
+
+    public init(event: @escaping @Sendable (JobEvent, EventPath, Double) -> Void = { _, _, _ in }, path: @escaping @Sendable (EventPath) -> Void = { _ in }) {
+        self.event = event
+        self.path = path
+    }
+}
+
+/// The thin async shell around `TrackerStateMachine`: opens sockets, polls, runs timers, and feeds
+/// every outcome back as an input, one at a time, until the machine says `finish`.
+public struct ProgressTracker: Sendable {
+    public let api: ScanAPI
+    public let mode: TrackerMode
+    public let settings: TrackerSettings
+    public let clientPingInterval: Duration
+    public let logger: Logger
+
+    public init(
+        api: ScanAPI, mode: TrackerMode, settings: TrackerSettings = .init(), clientPingInterval: Duration = .seconds(15),
+        logger: Logger = Logger(label: "bookscan.tracker")
+    ) {
+        self.api = api
+        self.mode = mode
+        self.settings = settings
+        self.clientPingInterval = clientPingInterval
+        self.logger = logger
+    }
+
+    enum Input: Sendable {
+        case socket(SocketReport)
+        case poll(PollOutcome)
+        case timer(TrackerTimer)
+        case uploaded(Result<JobSnapshot, ScanAPIError>)
+        case deadline
+        case interrupt
+    }
+
+    /// Why a tracked run ended without tracking: the upload itself failed.
+    public struct UploadFailed: Error, Sendable {
+        public var error: ScanAPIError
+        public var seconds: Double
+    }
+
+    /// Follows `jobId`, starting the socket at once and `upload` at the same time (order does not
+    /// matter: the server replays). `timeout` bounds the whole run; `interrupts` ends it when it yields.
+    public func run(
+        jobId: UUID, upload: @escaping @Sendable () async -> Result<JobSnapshot, ScanAPIError>, timeout: Duration?,
+        interrupts: AsyncStream<Void>? = nil, observer: TrackerObserver = .init()
+    ) async throws(UploadFailed) -> TrackedRun {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (inputs, inbox) = AsyncStream<Input>.makeStream()
+        var machine = TrackerStateMachine(mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue))
+        var tasks = TaskBook()
+        let connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
+        var uploadSeconds: Double?
+        var firstEventSeconds: Double?
+        var currentPath: EventPath?
+
+        func seconds(since instant: ContinuousClock.Instant) -> Double { (clock.now - instant).inSeconds }
+
+        let uploadTask = Task { inbox.yield(.uploaded(await upload())) }
+        if let timeout {
+            tasks.add(Task {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { inbox.yield(.deadline) }
+            })
+        }
+        if let interrupts {
+            tasks.add(Task {
+                for await _ in interrupts { inbox.yield(.interrupt); return }
+            })
+        }
+
+        var ending: TrackerEnding?
+        var pending = machine.start()
+        var inputIterator = inputs.makeAsyncIterator()
+        while ending == nil {
+            for action in pending {
+                switch action {
+                case .openSocket(let connection, let after):
+                    tasks.sockets[connection] = Task {
+                        await connector.run(connection: connection, jobId: jobId, after: after) { inbox.yield(.socket($0)) }
+                    }
+                case .closeSocket(let connection):
+                    tasks.sockets.removeValue(forKey: connection)?.cancel()
+                case .schedule(let timer, let delay):
+                    tasks.timers[timer]?.cancel()
+                    tasks.timers[timer] = Task {
+                        try? await Task.sleep(for: delay)
+                        if !Task.isCancelled { inbox.yield(.timer(timer)) }
+                    }
+                case .cancel(let timer):
+                    tasks.timers.removeValue(forKey: timer)?.cancel()
+                case .poll:
+                    tasks.add(Task { inbox.yield(.poll(await api.poll(jobId: jobId))) })
+                case .deliver(let event, let path, let fraction):
+                    if path != .upload, firstEventSeconds == nil, uploadSeconds != nil {
+                        firstEventSeconds = seconds(since: started) - (uploadSeconds ?? 0)
+                    }
+                    if path != .upload, path != currentPath {
+                        currentPath = path
+                        observer.path(path)
+                    }
+                    observer.event(event, path, fraction)
+                case .finish(let end):
+                    ending = end
+                }
+            }
+            guard ending == nil, let input = await inputIterator.next() else { break }
+            switch input {
+            case .socket(.opened(let connection)): pending = machine.socketOpened(connection: connection)
+            case .socket(.message(let connection, let message)): pending = machine.socketMessage(connection: connection, message)
+            case .socket(.ended(let connection, let end)):
+                tasks.sockets.removeValue(forKey: connection)
+                pending = machine.socketEnded(connection: connection, end)
+            case .poll(let outcome): pending = machine.pollResult(outcome)
+            case .timer(let timer):
+                tasks.timers.removeValue(forKey: timer)
+                pending = machine.timerFired(timer)
+            case .uploaded(.success(let snapshot)):
+                uploadSeconds = seconds(since: started)
+                pending = machine.uploadAccepted(snapshot)
+            case .uploaded(.failure(let error)):
+                await tasks.cancelAll()
+                throw UploadFailed(error: error, seconds: seconds(since: started))
+            case .deadline: pending = machine.deadlineExceeded()
+            case .interrupt: pending = machine.interrupted()
+            }
+        }
+        uploadTask.cancel()
+        await tasks.cancelAll()
+        return TrackedRun(
+            ending: ending ?? .interrupted, strategy: machine.strategy, metrics: machine.metrics, uploadSeconds: uploadSeconds,
+            firstEventSeconds: firstEventSeconds, totalSeconds: seconds(since: started))
+    }
+}
+
+/// Every task a tracked run started, so all of them end with it.
+struct TaskBook {
+    var sockets: [Int: Task<Void, Never>] = [:]
+    var timers: [TrackerTimer: Task<Void, Never>] = [:]
+    var others: [Task<Void, Never>] = []
+
+    mutating func add(_ task: Task<Void, Never>) {
+        others.removeAll { $0.isCancelled }
+        others.append(task)
+    }
+
+    /// Cancels every task and waits for the sockets to close.
+    mutating func cancelAll() async {
+        let sockets = Array(self.sockets.values)
+        for task in sockets { task.cancel() }
+        for task in timers.values { task.cancel() }
+        for task in others { task.cancel() }
+        for task in sockets { await task.value }
+        self.sockets.removeAll()
+        timers.removeAll()
+        others.removeAll()
+    }
+}

@@ -1,0 +1,360 @@
+import ScanProtocol
+
+/// The hybrid progress tracker as a pure state machine: inputs are socket events, poll results and
+/// timer ticks; outputs are actions for a thin async driver. Nothing here touches a socket or a
+/// clock, so every transition is testable on its own.
+///
+/// Invariants: an event is accepted only if its `seq` was never seen (from either path); the
+/// displayed fraction never decreases; the ending is reported exactly once, and with it every
+/// socket is closed and every timer cancelled.
+public struct TrackerStateMachine: Sendable {
+    /// What the driver must do.
+    public enum Action: Sendable, Equatable {
+        case openSocket(connection: Int, after: Int)
+        case closeSocket(connection: Int)
+        case schedule(TrackerTimer, after: Duration)
+        case cancel(TrackerTimer)
+        case poll
+        /// An accepted event, with the fraction to display (never lower than before).
+        case deliver(JobEvent, path: EventPath, displayFraction: Double)
+        case finish(TrackerEnding)
+    }
+
+    /// What happened to the socket side, for the strategy classification.
+    private enum SocketState: Equatable {
+        case idle
+        case connecting(Int)
+        case open(Int, sawFrame: Bool)
+        case waitingToReconnect
+        case abandoned
+    }
+
+    public let mode: TrackerMode
+    public let settings: TrackerSettings
+    public private(set) var metrics = TrackerMetrics()
+    private var socket: SocketState = .idle
+    private var nextConnection = 1
+    private var uploadAccepted = false
+    /// Sockets numbered below this began before the upload was accepted.
+    private var firstConnectionAfterAccept = Int.max
+    private var raceRetryUsed = false
+    private var pendingReopenAfterAccept = false
+    private var healthySinceFailure = false
+    private var consecutiveFailures = 0
+    private var everSawFrame = false
+    private var polling = false
+    private var pollInFlight = false
+    private var seen = Set<Int>()
+    private var contiguous = 0
+    private var displayFraction = 0.0
+    private var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
+    private var terminalPath: EventPath?
+    public private(set) var finished = false
+    private var random: SplitMix64
+
+    public init(mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED) {
+        self.mode = mode
+        self.settings = settings
+        self.random = SplitMix64(seed: seed)
+    }
+
+    /// The highest seq below which every event has been seen; sockets resume after it.
+    public var resumeAfter: Int { contiguous }
+
+    /// The strategy that carried the run so far (meaningful once finished).
+    public var strategy: ProgressStrategy {
+        if mode == .polling { return .polling }
+        if terminalPath == .polling, let failure = firstFailure {
+            return .pollingFallback(reason: failure.reason, status: failure.status, phase: failure.phase)
+        }
+        if terminalPath == .polling { return .pollingFallback(reason: .connectTimeout, status: nil, phase: .beforeFirstEvent) }
+        return metrics.socketFailures > 0 ? .websocketReconnected : .websocket
+    }
+
+    // MARK: inputs
+
+    /// The run begins; the upload may still be in flight. The socket opens now: order does not matter.
+    public mutating func start() -> [Action] {
+        guard !finished, mode != .polling else { return [] }
+        return openSocket()
+    }
+
+    /// The server accepted the upload and returned this snapshot.
+    public mutating func uploadAccepted(_ snapshot: JobSnapshot) -> [Action] {
+        guard !finished else { return [] }
+        uploadAccepted = true
+        firstConnectionAfterAccept = nextConnection
+        var actions = ingest(snapshot, path: .upload)
+        guard !finished else { return actions }
+        switch mode {
+        case .polling:
+            actions += startPolling()
+        case .auto, .websocket:
+            if !everSawFrame {
+                if mode == .auto { actions.append(.schedule(.firstFrameDeadline, after: settings.firstFrameDeadline)) }
+                actions.append(.schedule(.socketGiveUp, after: settings.socketGiveUp))
+            }
+            if pendingReopenAfterAccept {
+                pendingReopenAfterAccept = false
+                actions += openSocket()
+            }
+        }
+        return actions
+    }
+
+    public mutating func socketOpened(connection: Int) -> [Action] {
+        guard !finished, case .connecting(connection) = socket else { return [] }
+        socket = .open(connection, sawFrame: false)
+        return [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
+    }
+
+    public mutating func socketMessage(connection: Int, _ message: ServerMessage) -> [Action] {
+        guard !finished, case .open(connection, let sawFrame) = socket else { return [] }
+        var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
+        if !sawFrame {
+            socket = .open(connection, sawFrame: true)
+            everSawFrame = true
+            consecutiveFailures = 0
+            actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp)]
+            if polling && mode == .auto {
+                // The socket is healthy again: it carries the job, polling stops.
+                polling = false
+                actions.append(.cancel(.poll))
+            }
+        }
+        if case .event(let event) = message {
+            actions += accept(event, path: .websocket)
+        }
+        return actions
+    }
+
+    /// A socket could not open, or closed; either way it no longer carries the job.
+    public mutating func socketEnded(connection: Int, _ end: SocketEnd) -> [Action] {
+        guard !finished else { return [] }
+        let wasOpen: Bool
+        switch socket {
+        case .connecting(connection): wasOpen = false
+        case .open(connection, _): wasOpen = true
+        default: return []
+        }
+        var actions: [Action] = [.cancel(.silence(connection: connection))]
+        if case .refused(let status) = end, status == nil || status == 404 || status == 426, connection < firstConnectionAfterAccept,
+            !raceRetryUsed
+        {
+            // The upgrade raced ahead of the upload (the job did not exist yet): not a failure.
+            // Reopen once the job exists; this free retry is used at most once per run.
+            raceRetryUsed = true
+            socket = .idle
+            if uploadAccepted { return actions + openSocket() }
+            pendingReopenAfterAccept = true
+            return actions
+        }
+        let reason: SocketFailureReason
+        var status: Int?
+        switch end {
+        case .refused(let code):
+            reason = .refused
+            status = code
+        case .unreachable: reason = .network
+        case .closed: reason = wasOpen ? .dropped : .network
+        case .protocolError: reason = .protocolError
+        }
+        actions += socketFailed(reason: reason, status: status)
+        if case .refused(let code) = end, code == 401 || code == 403 {
+            // Credentials are wrong: retrying cannot help. Polling will tell (and end the run).
+            socket = .abandoned
+            actions.append(.cancel(.reconnect))
+            if mode == .websocket { actions += finish(.unauthorized(status: code ?? 401)) }
+        }
+        return actions
+    }
+
+    public mutating func pollResult(_ outcome: PollOutcome) -> [Action] {
+        pollInFlight = false
+        guard !finished else { return [] }
+        switch outcome {
+        case .snapshot(let snapshot):
+            metrics.pollsSucceeded += 1
+            return ingest(snapshot, path: .polling)
+        case .httpError(let status, _) where status == 404:
+            return finish(.jobLost)
+        case .httpError(let status, _) where status == 401 || status == 403:
+            return finish(.unauthorized(status: status))
+        case .httpError, .transportError:
+            metrics.pollErrors += 1
+            return []
+        }
+    }
+
+    public mutating func timerFired(_ timer: TrackerTimer) -> [Action] {
+        guard !finished else { return [] }
+        switch timer {
+        case .firstFrameDeadline:
+            guard !everSawFrame, mode == .auto else { return [] }
+            let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
+            recordFailure(reason: reason, status: nil)
+            return startPolling()
+        case .socketGiveUp:
+            guard !everSawFrame else { return [] }
+            let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
+            recordFailure(reason: reason, status: nil)
+            var actions = closeCurrentSocket()
+            socket = .abandoned
+            actions.append(.cancel(.reconnect))
+            if mode == .websocket { actions += finish(.socketUnavailable(reason)) } else { actions += startPolling() }
+            return actions
+        case .silence(let connection):
+            guard case .open(connection, _) = socket else { return [] }
+            var actions: [Action] = [.closeSocket(connection: connection)]
+            actions += socketFailed(reason: .silent, status: nil)
+            return actions
+        case .reconnect:
+            guard socket == .waitingToReconnect else { return [] }
+            metrics.reconnects += 1
+            return openSocket()
+        case .poll:
+            guard polling else { return [] }
+            var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
+            if !pollInFlight {
+                pollInFlight = true
+                metrics.pollsMade += 1
+                actions.append(.poll)
+            }
+            return actions
+        }
+    }
+
+    /// `--timeout` passed.
+    public mutating func deadlineExceeded() -> [Action] { finished ? [] : finish(.timedOut) }
+
+    /// The user pressed Ctrl-C.
+    public mutating func interrupted() -> [Action] { finished ? [] : finish(.interrupted) }
+
+    // MARK: internals
+
+    private mutating func openSocket() -> [Action] {
+        let connection = nextConnection
+        nextConnection += 1
+        socket = .connecting(connection)
+        metrics.socketAttempts += 1
+        return [.openSocket(connection: connection, after: contiguous)]
+    }
+
+    private mutating func closeCurrentSocket() -> [Action] {
+        switch socket {
+        case .connecting(let c), .open(let c, _): [.closeSocket(connection: c), .cancel(.silence(connection: c))]
+        default: []
+        }
+    }
+
+    private mutating func recordFailure(reason: SocketFailureReason, status: Int?) {
+        guard firstFailure == nil else { return }
+        let streamed = metrics.eventsByPath[.websocket, default: 0] + metrics.eventsByPath[.polling, default: 0]
+        firstFailure = (reason, status, streamed > 0 ? .midScan : .beforeFirstEvent)
+    }
+
+    /// One WebSocket failure: count it, fall back to polling (auto), and schedule a reconnect.
+    private mutating func socketFailed(reason: SocketFailureReason, status: Int?) -> [Action] {
+        metrics.socketFailures += 1
+        recordFailure(reason: reason, status: status)
+        var actions: [Action] = []
+        if mode == .auto { actions += startPolling() }
+        if metrics.socketFailures >= settings.maxSocketFailures {
+            socket = .abandoned
+            if mode == .websocket { actions += finish(.socketUnavailable(reason)) }
+            return actions
+        }
+        socket = .waitingToReconnect
+        let attempt = consecutiveFailures
+        consecutiveFailures += 1
+        actions.append(.schedule(.reconnect, after: backoff(attempt: attempt)))
+        return actions
+    }
+
+    /// The reconnect delay: attempt 0 → 0; attempt n → full jitter rand(0, min(cap, base·2ⁿ)), jitter after the cap.
+    public mutating func backoff(attempt: Int) -> Duration {
+        guard attempt > 0 else { return .zero }
+        let base = settings.backoffBase.inSeconds, cap = settings.backoffCap.inSeconds
+        let ceiling = min(cap, base * Double(1 << min(attempt, 30)))
+        let unit = Double(random.next() >> 11) / Double(1 << 53)
+        return .milliseconds(Int64((unit * ceiling * 1000).rounded()))
+    }
+
+    private mutating func startPolling() -> [Action] {
+        guard !polling, uploadAccepted, !finished else { return [] }
+        polling = true
+        var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
+        if !pollInFlight {
+            pollInFlight = true
+            metrics.pollsMade += 1
+            actions.append(.poll)
+        }
+        return actions
+    }
+
+    private mutating func ingest(_ snapshot: JobSnapshot, path: EventPath) -> [Action] {
+        guard snapshot.seq > 0 else { return [] }
+        let event = JobEvent(
+            jobId: snapshot.jobId, seq: snapshot.seq, state: snapshot.state, stage: snapshot.stage, fraction: snapshot.fraction,
+            timestamp: snapshot.updatedAt, result: snapshot.result, error: snapshot.error)
+        return accept(event, path: path)
+    }
+
+    private mutating func accept(_ event: JobEvent, path: EventPath) -> [Action] {
+        guard !finished, event.seq > 0, !seen.contains(event.seq) else { return [] }
+        seen.insert(event.seq)
+        while seen.contains(contiguous + 1) { contiguous += 1 }
+        displayFraction = max(displayFraction, event.state == .succeeded ? 1 : event.fraction)
+        metrics.eventsByPath[path, default: 0] += 1
+        var actions: [Action] = [.deliver(event, path: path, displayFraction: displayFraction)]
+        if event.state.isTerminal {
+            terminalPath = path == .upload ? (mode == .polling ? .polling : .websocket) : path
+            actions += finish(.terminal(event))
+        }
+        return actions
+    }
+
+    private mutating func finish(_ ending: TrackerEnding) -> [Action] {
+        guard !finished else { return [] }
+        finished = true
+        polling = false
+        var actions = closeCurrentSocket()
+        socket = .abandoned
+        actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp), .cancel(.reconnect), .cancel(.poll)]
+        actions.append(.finish(ending))
+        return actions
+    }
+}
+
+/// Counters of one tracked run, for the result and the analytics log.
+public struct TrackerMetrics: Sendable, Equatable {
+    public var socketAttempts = 0
+    public var socketFailures = 0
+    public var reconnects = 0
+    public var pollsMade = 0
+    public var pollsSucceeded = 0
+    public var pollErrors = 0
+    public var eventsByPath: [EventPath: Int] = [:]
+
+    public init() {}
+}
+
+/// A small deterministic random generator (SplitMix64) so backoff jitter is reproducible in tests.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

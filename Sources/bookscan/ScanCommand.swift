@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import ImagePreparation
+import Logging
+import ScanClient
+import ScanProtocol
+
+/// `bookscan scan IMAGE...`: prepare, upload and follow each photo's scan job live.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Scan shelf photos and follow each job in real time.",
+        discussion: """
+            With no --server and no BOOKSCAN_SERVER, bookscan starts its own scan service in-process on
+            loopback and goes through the same HTTP + WebSocket path.
+
+            \(ExitStatus.table)
+            """
+    )
+
+    @Argument(help: "JPEG photos of bookshelves.") var images: [String]
+    @OptionGroup var tracking: TrackingOptions
+    @Flag(help: "Print the final result as JSON on stdout (one object per image).") var json = false
+    @Flag(help: "Print every accepted event as NDJSON on stdout while it runs.") var events = false
+    @Option(help: "Write the final result JSON to this file.") var output: String?
+    @Option(help: "Write the photo with every detected spine outlined to this JPEG file.") var annotate: String?
+    @Option(name: .customLong("analytics-log"), help: "Append the run's analytics record to this file.") var analyticsLog: String?
+    @Flag(help: "Print nothing but errors.") var quiet = false
+    @Flag(help: "Print retries, fallbacks and timings.") var verbose = false
+
+    func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("name at least one image") }
+        if images.count > 1 && (output != nil || annotate != nil) {
+            throw ValidationError("--output and --annotate take one image")
+        }
+    }
+
+    func run() async throws {
+        let interrupt = InterruptSignal()
+        let signalTask = await interrupt.install()
+        defer { signalTask.cancel() }
+        let display = ProgressDisplay(quiet: quiet)
+        let endpoint: ServiceEndpoint
+        do {
+            endpoint = try await ServiceEndpoint.resolve(server: tracking.server, token: tracking.token)
+        } catch {
+            display.message("bookscan: could not start the embedded scan service: \(error)", error: true)
+            throw ExitCode(ExitStatus.unreachable.rawValue)
+        }
+        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: verbose)
+        var statuses: [ExitStatus] = []
+        var limits: ServiceLimits?
+        for (slot, image) in images.enumerated() {
+            if interrupt.fired { break }
+            if limits == nil { limits = await runner.limits() }
+            let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
+            statuses.append(ExitStatus(report))
+            try finish(report, display: display, endpoint: endpoint)
+        }
+        await endpoint.stop()
+        let status = ExitStatus.combined(statuses)
+        if status != .success { throw status.exitCode }
+    }
+
+    private func finish(_ report: ScanReport, display: ProgressDisplay, endpoint: ServiceEndpoint) throws {
+        if json { ReportPrinter.printJSON(report) }
+        if let output { try ReportPrinter.writeJSON(report, to: output) }
+        if let annotate, let result = report.result {
+            do { try SpineAnnotator.annotate(imagePath: report.image, result: result, output: annotate) } catch {
+                display.message("bookscan: \(annotate): could not write the annotated photo: \(error)", error: true)
+            }
+        }
+        let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? tracking.server : nil, verbose: verbose)
+        display.message(line, error: report.outcome != .succeeded)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import ScanClient
+import ScanService
+
+/// Where the scans go: the configured server, or an embedded service started on loopback.
+struct ServiceEndpoint {
+    let baseURL: String
+    let token: String?
+    let embedded: EmbeddedScanService?
+
+    /// `--server` beats `BOOKSCAN_SERVER`; with neither, an embedded service starts in-process.
+    static func resolve(server: String?, token: String?, workers: Int? = nil) async throws -> ServiceEndpoint {
+        let environment = ProcessInfo.processInfo.environment
+        let token = token ?? environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let server = server ?? environment["BOOKSCAN_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return ServiceEndpoint(baseURL: server, token: token, embedded: nil)
+        }
+        var logger = Logger(label: "bookscan.embedded")
+        logger.logLevel = .error
+        var configuration = ServiceConfiguration(host: "127.0.0.1", port: 0)
+        if let workers { configuration.workers = workers }
+        let service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        return ServiceEndpoint(baseURL: service.baseURL, token: nil, embedded: service)
+    }
+
+    func stop() async { await embedded?.stop() }
+}

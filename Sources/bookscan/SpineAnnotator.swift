@@ -1,0 +1,28 @@
+import Foundation
+import ImageKit
+import ImagePreparation
+import ScanProtocol
+
+/// Writes the photo with every detected spine outlined (`--annotate FILE`), upright and without metadata.
+enum SpineAnnotator {
+    static func annotate(imagePath: String, result: ScanResult, output: String) throws {
+        let prepared = try ImagePreparer(longSide: 2400).prepare(path: imagePath)
+        let decoded = try JPEGDecoder.decode(prepared.jpeg)
+        var image = decoded.image
+        let thickness = max(2, image.longSide / 400)
+        let palette: [(UInt8, UInt8, UInt8)] = [(255, 64, 64), (64, 220, 64), (64, 160, 255), (255, 200, 0), (255, 64, 255), (0, 230, 230)]
+        for row in result.rows {
+            let b = row.box.pixels(width: image.width, height: image.height)
+            image.strokeRectangle(
+                x: Int(b[0]), y: Int(b[1]), width: Int(b[2]), height: Int(b[3]), thickness: max(1, thickness / 2), color: (255, 255, 255))
+        }
+        for spine in result.spines {
+            let b = spine.box.pixels(width: image.width, height: image.height)
+            image.strokeRectangle(
+                x: Int(b[0]), y: Int(b[1]), width: Int(b[2]), height: Int(b[3]), thickness: thickness,
+                color: palette[spine.index % palette.count])
+        }
+        let jpeg = try JPEGEncoder.encode(image, quality: 88)
+        try Data(jpeg).write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
+}

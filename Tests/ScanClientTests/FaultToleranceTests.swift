@@ -1,0 +1,192 @@
+import FaultProxy
+import Foundation
+import Synchronization
+import ImagePreparation
+import ScanClient
+import ScanProtocol
+import ScanService
+import Testing
+
+/// The real client against the real service, with faults injected by the fault proxy or the
+/// service's fault options. Each test is named after the BooksTrack failure modes it covers.
+@Suite("Hybrid tracker under faults", .serialized)
+struct FaultToleranceTests {
+    /// Asserts what every run must satisfy, whatever the fault.
+    func expectSound(_ report: ScanReport, _ observed: Observed, reference: Int? = nil) {
+        #expect(report.outcome == .succeeded, "\(report.error ?? "")")
+        #expect(observed.terminalCount == 1)
+        #expect(observed.isMonotonic)
+        #expect(observed.hasNoDuplicates)
+        if let reference { #expect(report.spineCount == reference) }
+    }
+
+    func reference(_ image: String) async throws -> Int {
+        let harness = try await ClientHarness.start()
+        defer { Task { await harness.stop() } }
+        let (report, _) = await harness.scan(image)
+        return try #require(report.spineCount)
+    }
+
+    @Test("FM 1, 2, 3, 4, 5: socket opened with the upload; every event arrives once, in order, over the WebSocket")
+    func cleanWebSocket() async throws {
+        let harness = try await ClientHarness.start(service: slowScans)
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf())
+        expectSound(report, observed)
+        #expect(report.strategy == "websocket")
+        #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
+        #expect(report.polls == 0)
+    }
+
+    @Test("FM 15, 16: upgrade refused with 503 goes straight to polling: polling_fallback(refused 503, before first event)")
+    func upgradeRefused503() async throws {
+        let image = try TestImages.shelf(seed: 1)
+        let expected = try await reference(image)
+        let harness = try await ClientHarness.start(service: slowScans) { $0.path.contains("/events") ? .respond(status: 503) : .passThrough }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(image)
+        expectSound(report, observed, reference: expected)
+        #expect(report.strategy == "polling_fallback")
+        #expect(report.fallbackReason == .refused)
+        #expect(report.fallbackStatus == 503)
+        #expect(report.fallbackPhase == .beforeFirstEvent)
+        #expect(report.eventsByPath["websocket"] == nil)
+    }
+
+    @Test("FM 6: upgrade accepted then silent (no frames, no pongs): silence detected, polling carries the job")
+    func silentSocket() async throws {
+        let image = try TestImages.shelf(seed: 2)
+        let expected = try await reference(image)
+        let harness = try await ClientHarness.start(service: slowScans) { $0.isUpgrade ? .silentAfterResponseHead : .passThrough }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(image)
+        expectSound(report, observed, reference: expected)
+        #expect(report.strategy == "polling_fallback")
+        #expect(report.fallbackReason == .silent)
+        #expect((report.eventsByPath["polling"] ?? 0) > 0)
+    }
+
+    @Test("FM 9, 21: sockets dropped mid-scan after 3 events: reconnect with after=N, nothing lost or repeated")
+    func droppedMidScan() async throws {
+        let image = try TestImages.shelf(seed: 3)
+        let expected = try await reference(image)
+        let harness = try await ClientHarness.start(service: slowScans) { request in
+            request.isUpgrade ? .dropAfterEvents(3) : .passThrough
+        }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(image)
+        expectSound(report, observed, reference: expected)
+        #expect(report.socketFailures >= 1)
+        #expect(report.reconnects >= 1)
+        #expect(["websocket_reconnected", "polling_fallback"].contains(report.strategy))
+        if report.strategy == "polling_fallback" { #expect(report.fallbackPhase == .midScan) }
+        let resumed = harness.proxy?.requests.filter { $0.0.isUpgrade && !$0.0.path.hasSuffix("after=0") } ?? []
+        #expect(!resumed.isEmpty)
+    }
+
+    @Test("FM 9: every socket drops: after 5 failures the run stays on polling and still completes")
+    func everySocketDrops() async throws {
+        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(40)))) { request in
+            request.isUpgrade ? .dropAfterEvents(1) : .passThrough
+        }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 4))
+        expectSound(report, observed)
+        #expect(report.socketFailures <= 5)
+        #expect(["websocket_reconnected", "polling_fallback"].contains(report.strategy))
+    }
+
+    @Test("FM 10: an upload reset mid-body is retried with the same jobId: one job, one scan")
+    func uploadResetMidBody() async throws {
+        let harness = try await ClientHarness.start { request in
+            request.method == "PUT" && request.ordinal == 1 ? .resetAfterRequestBytes(2000) : .passThrough
+        }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 5))
+        expectSound(report, observed)
+        #expect(report.uploadAttempts == 2)
+        let health = try await harness.health()
+        #expect(health.scansStarted == 1)
+        #expect(health.jobsHeld == 1)
+    }
+
+    @Test("FM 11, 19: 500s on every other poll do not end the run")
+    func pollFailures() async throws {
+        let harness = try await ClientHarness.start(
+            service: .init(faults: FaultOptions(failEveryNthPoll: 2, scanStepDelay: .milliseconds(15))))
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 6), mode: .polling)
+        expectSound(report, observed)
+        #expect(report.strategy == "polling")
+        #expect(report.polls >= 2)
+    }
+
+    @Test("FM 8, 15: a slow server (every response delayed) still completes over the WebSocket")
+    func slowServer() async throws {
+        let harness = try await ClientHarness.start(
+            service: .init(faults: FaultOptions(responseDelay: .milliseconds(300), scanStepDelay: .milliseconds(10))))
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 7))
+        expectSound(report, observed)
+    }
+
+    @Test("FM 12, 13: a canceled job ends as canceled (typed state), reported once")
+    func canceledJob() async throws {
+        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(50))))
+        defer { Task { await harness.stop() } }
+        let session = harness.session()
+        let observed = Observed()
+        var display = ScanSession.Display()
+        let api = session.api
+        let canceled = Mutex(false)
+        display.tracker = TrackerObserver(event: { event, path, fraction in
+            observed.record(event, path, fraction)
+            let first = event.state == .running && canceled.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if first { Task { _ = try? await api.cancel(jobId: event.jobId) } }
+        })
+        let report = await session.scan(path: try TestImages.shelf(seed: 8), preparer: .init(longSide: 800), display: display)
+        #expect(report.outcome == .canceled)
+        #expect(report.state == .canceled)
+        #expect(observed.terminalCount == 1)
+    }
+
+    @Test("FM 18: a late watcher of a finished job still receives the terminal event")
+    func lateWatch() async throws {
+        let harness = try await ClientHarness.start()
+        defer { Task { await harness.stop() } }
+        let (first, _) = await harness.scan(try TestImages.shelf(seed: 9))
+        let jobId = try #require(first.jobId)
+        let observed = Observed()
+        var display = ScanSession.Display()
+        display.tracker = TrackerObserver(event: { event, path, fraction in observed.record(event, path, fraction) })
+        let report = await harness.session().watch(jobId: jobId, interrupts: nil, display: display)
+        #expect(report.outcome == .succeeded)
+        #expect(report.spineCount == first.spineCount)
+        #expect(observed.terminalCount == 1)
+    }
+
+    @Test("--strategy websocket fails with a clear outcome when the upgrade is refused")
+    func forcedWebSocketRefused() async throws {
+        let harness = try await ClientHarness.start(service: slowScans) { $0.path.contains("/events") ? .respond(status: 503) : .passThrough }
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 10), mode: .websocket)
+        #expect(report.outcome == .socketUnavailable)
+        #expect(observed.terminalCount == 0)
+        #expect(report.error?.contains("WebSocket") == true)
+    }
+
+    @Test("--timeout stops watching with its own outcome; the job itself is untouched")
+    func timeout() async throws {
+        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(200))))
+        defer { Task { await harness.stop() } }
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 11), timeout: .milliseconds(600))
+        #expect(report.outcome == .timedOut)
+        #expect(observed.terminalCount == 0)
+        let jobId = try #require(report.jobId)
+        let snapshot = try await harness.session().api.status(jobId: jobId)
+        #expect(!snapshot.state.isTerminal || snapshot.state == .succeeded)
+    }
+}
