@@ -69,6 +69,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ScanAnalytics",
+            dependencies: ["ScanClient", "ScanProtocol", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FaultProxy",
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
@@ -76,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "bookscan",
             dependencies: [
-                "ImageKit", "ImagePreparation", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient",
+                "ImageKit", "ImagePreparation", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient", "ScanAnalytics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,13 +97,44 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "ServerBench",
+            dependencies: [
+                "ScanProtocol", "ScanClient",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ServerBench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "TrackerBench",
+            dependencies: [
+                "ScanProtocol", "ScanClient", "ScanService", "FaultProxy", "ImagePreparation", "ImageKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/TrackerBench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PrepareBench",
+            dependencies: ["ImagePreparation", "ImageKit"],
+            path: "Benchmarks/PrepareBench",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(name: "ImageKitTests", dependencies: ["ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanClientTests",
             dependencies: ["ScanClient", "ScanProtocol", "ScanService", "ImagePreparation", "ImageKit", "FaultProxy"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["bookscan", "ImageKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanServiceTests",

@@ -10,9 +10,16 @@ public enum WireCoding {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(format))
+            try container.encode(millisecondText(date))
         }
         return encoder
+    }
+
+    /// The date rounded to the nearest millisecond, as text. (The formatter truncates, and a decoded
+    /// `.123` is stored as `.12299999…`, so without the rounding dates would drift on every round trip.)
+    static func millisecondText(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: milliseconds / 1000 + 0.000_1).formatted(format)  // +0.1 ms: above Double rounding, below the next millisecond
     }
 
     /// A new decoder configured for the wire.

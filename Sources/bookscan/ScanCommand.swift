@@ -24,7 +24,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print every accepted event as NDJSON on stdout while it runs.") var events = false
     @Option(help: "Write the final result JSON to this file.") var output: String?
     @Option(help: "Write the photo with every detected spine outlined to this JPEG file.") var annotate: String?
-    @Option(name: .customLong("analytics-log"), help: "Append the run's analytics record to this file.") var analyticsLog: String?
+    @Option(name: .customLong("analytics-log"), help: "Analytics log (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
+    var analyticsLog: String?
+    @Flag(name: .customLong("no-analytics"), help: "Do not append to the analytics log.") var noAnalytics = false
+    @Flag(help: "Remember per network whether the WebSocket works, and poll where it does not.") var adaptive = false
     @Flag(help: "Print nothing but errors.") var quiet = false
     @Flag(help: "Print retries, fallbacks and timings.") var verbose = false
 
@@ -47,7 +50,9 @@ struct ScanCommand: AsyncParsableCommand {
             display.message("bookscan: could not start the embedded scan service: \(error)", error: true)
             throw ExitCode(ExitStatus.unreachable.rawValue)
         }
-        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: verbose)
+        let recorder = RunRecorder(
+            logPath: analyticsLog, disabled: noAnalytics, server: endpoint.embedded == nil ? endpoint.baseURL : nil, adaptive: adaptive)
+        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: verbose, recorder: recorder)
         var statuses: [ExitStatus] = []
         var limits: ServiceLimits?
         for (slot, image) in images.enumerated() {

@@ -4,22 +4,31 @@ import Logging
 import ScanClient
 import ScanProtocol
 
-/// Wires one command's images through `ScanSession` with the display and `--events` output.
+/// Wires one command's images through `ScanSession` with the display, `--events` output, the
+/// analytics log and adaptive strategy memory.
 struct ScanRunner: Sendable {
     let api: ScanAPI
-    let session: ScanSession
+    let tracking: TrackingOptions
     let display: ProgressDisplay
     let verbose: Bool
+    let recorder: RunRecorder
+    private let logger: Logger
 
-    init(endpoint: ServiceEndpoint, tracking: TrackingOptions, display: ProgressDisplay, verbose: Bool) {
+    init(endpoint: ServiceEndpoint, tracking: TrackingOptions, display: ProgressDisplay, verbose: Bool, recorder: RunRecorder) {
         var logger = Logger(label: "bookscan")
         logger.logLevel = .critical
+        self.logger = logger
         let http = CurlHTTPClient(configuration: .init(caCertificatePath: tracking.caCertificate))
         api = ScanAPI(baseURL: endpoint.baseURL, token: endpoint.token, http: http)
-        let tracker = ProgressTracker(api: api, mode: tracking.strategy, settings: tracking.trackerSettings, logger: logger)
-        session = ScanSession(api: api, tracker: tracker, timeout: tracking.timeout.duration)
+        self.tracking = tracking
         self.display = display
         self.verbose = verbose
+        self.recorder = recorder
+    }
+
+    func session(mode: TrackerMode) -> ScanSession {
+        let tracker = ProgressTracker(api: api, mode: mode, settings: tracking.trackerSettings, logger: logger)
+        return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout.duration)
     }
 
     /// The server's limits; nil (and defaults are used) when it cannot say.
@@ -29,15 +38,27 @@ struct ScanRunner: Sendable {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
         let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? 1920, maxSourcePixels: 250_000_000)
-        let report = await session.scan(path: image, preparer: preparer, interrupts: interrupts, display: callbacks(slot: slot, image: image, printEvents: printEvents))
+        let adaptivePolling = tracking.strategy == .auto && recorder.prefersPolling()
+        if adaptivePolling && verbose {
+            display.message("\(image): this network's WebSocket failed recently; polling, with a background WebSocket probe")
+        }
+        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy).scan(
+            path: image, preparer: preparer, interrupts: interrupts, display: callbacks(slot: slot, image: image, printEvents: printEvents))
         display.end(slot)
+        var probe: Bool?
+        if adaptivePolling, let jobId = report.jobId, report.outcome == .succeeded {
+            probe = await WebSocketProbe(api: api).probe(jobId: jobId)
+        }
+        recorder.record(report, command: "scan", adaptivePolling: adaptivePolling ? true : nil, probeSucceeded: probe, display: display)
         return report
     }
 
     func watch(jobId: UUID, interrupts: AsyncStream<Void>, printEvents: Bool) async -> ScanReport {
         display.begin(0, name: jobId.uuidString.lowercased())
-        let report = await session.watch(jobId: jobId, interrupts: interrupts, display: callbacks(slot: 0, image: "-", printEvents: printEvents))
+        let report = await session(mode: tracking.strategy).watch(
+            jobId: jobId, interrupts: interrupts, display: callbacks(slot: 0, image: "-", printEvents: printEvents))
         display.end(0)
+        recorder.record(report, command: "watch", display: display)
         return report
     }
 

@@ -27,6 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
+    @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: Double?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -47,7 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
-            jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000)))
+            jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000)),
+            faults: FaultOptions(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
         let host = self.host
         let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
         try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))

@@ -26,7 +26,8 @@ struct WatchCommand: AsyncParsableCommand {
         defer { signalTask.cancel() }
         let display = ProgressDisplay(quiet: quiet)
         let endpoint = try await ServiceEndpoint.resolve(server: tracking.server, token: tracking.token)
-        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: false)
+        let recorder = RunRecorder(logPath: nil, disabled: false, server: endpoint.baseURL, adaptive: false)
+        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: false, recorder: recorder)
         var report = await runner.watch(jobId: id, interrupts: interrupt.stream(), printEvents: events)
         report.image = id.uuidString.lowercased()
         if json { ReportPrinter.printJSON(report) }

@@ -1,0 +1,140 @@
+import FaultProxy
+import Foundation
+import Logging
+import ScanClient
+import ScanProtocol
+import Synchronization
+
+/// One way of following jobs: a tracker mode behind a fault proxy with a plan.
+struct Scenario: Sendable {
+    let name: String
+    let mode: TrackerMode
+    let plan: FaultPlan
+    let note: String
+
+    static let all: [Scenario] = [
+        Scenario(name: "websocket", mode: .auto, plan: { _ in .passThrough }, note: "--strategy auto, pass-through proxy"),
+        Scenario(name: "polling", mode: .polling, plan: { _ in .passThrough }, note: "--strategy polling (2 s), pass-through proxy"),
+        Scenario(
+            name: "refused503", mode: .auto, plan: { $0.path.contains("/events") ? .respond(status: 503) : .passThrough },
+            note: "auto, proxy answers /events with 503"),
+        Scenario(
+            name: "silent", mode: .auto, plan: { $0.isUpgrade ? .silentAfterResponseHead : .passThrough },
+            note: "auto, proxy passes the 101 then swallows every frame"),
+    ]
+}
+
+/// What the display saw for one job: every accepted event with the wall-clock time it arrived.
+final class JobLog: Sendable {
+    struct Entry: Sendable {
+        var received: Date
+        var event: JobEvent
+        var path: EventPath
+    }
+    private let entries = Mutex<[Entry]>([])
+
+    func record(_ event: JobEvent, _ path: EventPath) {
+        let now = Date()
+        entries.withLock { $0.append(Entry(received: now, event: event, path: path)) }
+    }
+
+    var all: [Entry] { entries.withLock { $0 } }
+}
+
+/// The outcome of one tracked job.
+struct JobOutcome: Sendable {
+    var scenario: String
+    var jobId: UUID
+    var strategy: String
+    var ended: String
+    var uploadSeconds: Double?
+    var firstEventSeconds: Double?
+    var totalSeconds: Double
+    /// Server emit → client callback, milliseconds, for every event not carried by the upload response.
+    var latencies: [Double]
+    /// Largest gap between consecutive displayed (non-upload) events, seconds.
+    var maxGapSeconds: Double?
+    var eventsShown: Int
+    var finalSeq: Int
+    /// Connections the proxy saw for this job, by kind (`PUT`, `GET`, `upgrade`).
+    var requests: [String: Int]
+    var requestTotal: Int { requests.values.reduce(0, +) }
+}
+
+/// Follows one job with the real client (`ProgressTracker` + `ScanAPI` over libcurl and WSClient).
+func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duration) async -> (UUID, JobLog, Result<TrackedRun, ProgressTracker.UploadFailed>) {
+    var logger = Logger(label: "bench.client")
+    logger.logLevel = .critical
+    let api = ScanAPI(baseURL: baseURL, token: nil, http: CurlHTTPClient())
+    let tracker = ProgressTracker(api: api, mode: scenario.mode, settings: TrackerSettings(), logger: logger)
+    let jobId = UUID()
+    let log = JobLog()
+    let observer = TrackerObserver(event: { event, path, _ in log.record(event, path) })
+    do throws(ProgressTracker.UploadFailed) {
+        let run = try await tracker.run(
+            jobId: jobId,
+            upload: {
+                do throws(ScanAPIError) { return .success(try await api.upload(jobId: jobId, jpeg: jpeg)) } catch { return .failure(error) }
+            }, timeout: timeout, observer: observer)
+        return (jobId, log, .success(run))
+    } catch {
+        return (jobId, log, .failure(error))
+    }
+}
+
+/// Turns a finished job and the proxy's log into numbers.
+func summarize(
+    scenario: Scenario, jobId: UUID, log: JobLog, result: Result<TrackedRun, ProgressTracker.UploadFailed>,
+    proxied: [(ProxiedRequest, ConnectionFault)]
+) -> JobOutcome {
+    let key = jobId.uuidString.lowercased()
+    var requests: [String: Int] = [:]
+    for (request, _) in proxied where request.path.contains(key) { requests[request.kind, default: 0] += 1 }
+    let shown = log.all.filter { $0.path != .upload }
+    let latencies = shown.map { $0.received.timeIntervalSince($0.event.timestamp) * 1000 }
+    let gaps = zip(shown, shown.dropFirst()).map { $1.received.timeIntervalSince($0.received) }
+    var outcome = JobOutcome(
+        scenario: scenario.name, jobId: jobId, strategy: "-", ended: "upload failed", uploadSeconds: nil, firstEventSeconds: nil,
+        totalSeconds: 0, latencies: latencies, maxGapSeconds: gaps.max(), eventsShown: shown.count,
+        finalSeq: log.all.map(\.event.seq).max() ?? 0, requests: requests)
+    switch result {
+    case .success(let run):
+        outcome.strategy = run.strategy.name
+        if case .pollingFallback(let reason, let status, let phase) = run.strategy {
+            outcome.strategy += "(\(reason.rawValue)\(status.map { " \($0)" } ?? ""), \(phase.rawValue))"
+        }
+        outcome.ended =
+            switch run.ending {
+            case .terminal(let event): event.state.rawValue
+            case .timedOut: "timed out"
+            case .interrupted: "interrupted"
+            case .jobLost: "job lost"
+            case .unauthorized(let status): "unauthorized \(status)"
+            case .socketUnavailable(let reason): "socket unavailable \(reason.rawValue)"
+            }
+        outcome.uploadSeconds = run.uploadSeconds
+        outcome.firstEventSeconds = run.firstEventSeconds
+        outcome.totalSeconds = run.totalSeconds
+    case .failure(let error):
+        outcome.ended = "upload failed: \(error.error)"
+        outcome.totalSeconds = error.seconds
+    }
+    return outcome
+}
+
+// MARK: statistics
+
+func percentile(_ values: [Double], _ p: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let rank = p * Double(sorted.count - 1)
+    let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - Double(lo))
+}
+
+func median(_ values: [Double]) -> Double? { percentile(values, 0.5) }
+
+func fmt(_ value: Double?, _ digits: Int = 1) -> String {
+    guard let value else { return "–" }
+    return String(format: "%.\(digits)f", value)
+}

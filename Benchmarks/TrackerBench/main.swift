@@ -1,0 +1,199 @@
+// TrackerBench: client progress tracking against a real in-process scan service.
+//
+//   TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent] [--stagger 0.3] [--details]
+//
+// Starts EmbeddedScanService on loopback (default settings: heartbeat 2 s), calibrates how many
+// progress events one scan of a small synthetic shelf publishes, then sets FaultOptions.scanStepDelay
+// so each scan lasts about --scan-seconds. Every scenario gets its own FaultProxy in front of the
+// service; all jobs of all scenarios run at the same time (staggered starts), so the scenarios are
+// peers measured under the same machine load. Each job is followed by the real client
+// (ProgressTracker + ScanAPI: libcurl + WSClient) with default TrackerSettings.
+import FaultProxy
+import Foundation
+import ImageKit
+import Logging
+import ScanClient
+import ScanProtocol
+import ScanService
+
+struct Options {
+    var jobs = 5
+    var scanSeconds = 30.0
+    var scenarios = Scenario.all.map(\.name)
+    var stagger = 0.3
+    var details = false
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--details": options.details = true
+            case "--jobs", "--scan-seconds", "--stagger", "--scenarios":
+                guard let value = iterator.next() else { return .failure(UsageError("missing value for \(argument)")) }
+                switch argument {
+                case "--jobs":
+                    guard let n = Int(value), (1...50).contains(n) else { return .failure(UsageError("--jobs must be 1…50")) }
+                    options.jobs = n
+                case "--scan-seconds":
+                    guard let s = Double(value), (1...300).contains(s) else { return .failure(UsageError("--scan-seconds must be 1…300")) }
+                    options.scanSeconds = s
+                case "--stagger":
+                    guard let s = Double(value), (0...10).contains(s) else { return .failure(UsageError("--stagger must be 0…10")) }
+                    options.stagger = s
+                default:
+                    let names = value.split(separator: ",").map(String.init)
+                    let known = Set(Scenario.all.map(\.name))
+                    guard !names.isEmpty, names.allSatisfy(known.contains) else {
+                        return .failure(UsageError("--scenarios: choose from \(known.sorted().joined(separator: ","))"))
+                    }
+                    options.scenarios = names
+                }
+            default: return .failure(UsageError("unknown argument \(argument)"))
+            }
+        }
+        return .success(options)
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A small synthetic shelf photo (the one the client tests use): cheap to scan, so the scan's
+/// duration is the injected step delay, not CPU.
+func shelfJPEG() throws -> [UInt8] {
+    var image = PixelBuffer(width: 640, height: 480, fill: (40, 28, 20))
+    image.fillRectangle(x: 0, y: 440, width: 640, height: 40, color: (150, 110, 70))
+    for i in 0..<10 {
+        let h = 220 + (i * 37) % 150
+        let shade = UInt8((i * 53) % 200 + 40)
+        image.fillRectangle(x: 20 + i * 60, y: 440 - h, width: 56, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
+    }
+    return try JPEGEncoder.encode(image, quality: 90)
+}
+
+func quietLogger(_ label: String) -> Logger {
+    var logger = Logger(label: label)
+    logger.logLevel = .critical
+    return logger
+}
+
+func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+func run(_ options: Options) async throws -> Int32 {
+    let jpeg = try shelfJPEG()
+    let scenarios = Scenario.all.filter { options.scenarios.contains($0.name) }
+
+    // 1. Calibrate: how many events does one scan publish?
+    let calibration = try await EmbeddedScanService.start(configuration: ServiceConfiguration(), logger: quietLogger("bench.calibrate"))
+    let probe = Scenario(name: "calibrate", mode: .auto, plan: { _ in .passThrough }, note: "")
+    let (_, probeLog, _) = await runJob(scenario: probe, baseURL: calibration.baseURL, jpeg: jpeg, timeout: .seconds(60))
+    await calibration.stop()
+    let steps = max(1, probeLog.all.map(\.event.seq).max() ?? 1)
+    let delayMilliseconds = Int64((options.scanSeconds / Double(steps) * 1000).rounded())
+    say("calibration: one scan publishes \(steps) events → scanStepDelay \(delayMilliseconds) ms (target \(options.scanSeconds) s)")
+
+    // 2. The service under test, one proxy per scenario.
+    let configuration = ServiceConfiguration(
+        workers: options.jobs * scenarios.count + 2, faults: FaultOptions(scanStepDelay: .milliseconds(delayMilliseconds)))
+    let service = try await EmbeddedScanService.start(configuration: configuration, logger: quietLogger("bench.service"))
+    var proxies: [FaultProxy] = []
+    for scenario in scenarios { proxies.append(try await FaultProxy.start(upstreamPort: service.port, plan: scenario.plan)) }
+    let timeout = Duration.seconds(options.scanSeconds * 3 + 30)
+    say("running \(options.jobs) jobs × \(scenarios.count) scenarios at once (timeout \(timeout) each)…")
+
+    let outcomes = await withTaskGroup(of: JobOutcome.self) { group in
+        var index = 0
+        for _ in 0..<options.jobs {
+            for (scenario, proxy) in zip(scenarios, proxies) {
+                let delay = Duration.milliseconds(Int64(Double(index) * options.stagger * 1000))
+                index += 1
+                group.addTask {
+                    try? await Task.sleep(for: delay)
+                    let (jobId, log, result) = await runJob(scenario: scenario, baseURL: proxy.baseURL, jpeg: jpeg, timeout: timeout)
+                    return summarize(scenario: scenario, jobId: jobId, log: log, result: result, proxied: proxy.requests)
+                }
+            }
+        }
+        var all: [JobOutcome] = []
+        for await outcome in group { all.append(outcome) }
+        return all
+    }
+    for proxy in proxies { await proxy.stop() }
+    await service.stop()
+
+    report(options: options, scenarios: scenarios, outcomes: outcomes, steps: steps, delayMilliseconds: delayMilliseconds)
+    return outcomes.allSatisfy { $0.ended == "succeeded" } ? 0 : 1
+}
+
+func report(options: Options, scenarios: [Scenario], outcomes: [JobOutcome], steps: Int, delayMilliseconds: Int64) {
+    print("TrackerBench: \(options.jobs) jobs per scenario, all concurrent; \(steps) events per scan × \(delayMilliseconds) ms step delay")
+    print("default TrackerSettings (poll 2 s, first-frame deadline 2.5 s, silence 5 s); server heartbeat 2 s\n")
+    print("| scenario | how | strategy (runs) | ended | events shown (median) | latency p50 ms | latency p99 ms | first non-upload event s (median / max) | max gap between shown events s (median / max) | HTTP requests per job (median, min–max) | by kind (median job) | job s (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    var byName: [String: [JobOutcome]] = [:]
+    for scenario in scenarios {
+        let jobs = outcomes.filter { $0.scenario == scenario.name }.sorted { $0.requestTotal < $1.requestTotal }
+        byName[scenario.name] = jobs
+        let strategies = Dictionary(grouping: jobs, by: \.strategy).map { "\($0.key) ×\($0.value.count)" }.sorted().joined(separator: "; ")
+        let ended = Dictionary(grouping: jobs, by: \.ended).map { "\($0.key) ×\($0.value.count)" }.sorted().joined(separator: "; ")
+        let latencies = jobs.flatMap(\.latencies)
+        let firsts = jobs.compactMap(\.firstEventSeconds)
+        let gaps = jobs.compactMap(\.maxGapSeconds)
+        let requests = jobs.map { Double($0.requestTotal) }
+        let middle = jobs.isEmpty ? nil : jobs[jobs.count / 2]
+        let kinds = middle.map { $0.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") } ?? "–"
+        print(
+            "| \(scenario.name) | \(scenario.note) | \(strategies) | \(ended) | \(fmt(median(jobs.map { Double($0.eventsShown) }), 0)) | "
+                + "\(fmt(percentile(latencies, 0.5))) | \(fmt(percentile(latencies, 0.99))) | \(fmt(median(firsts), 2)) / \(fmt(firsts.max(), 2)) | "
+                + "\(fmt(median(gaps), 2)) / \(fmt(gaps.max(), 2)) | \(fmt(median(requests), 0)) (\(fmt(requests.min(), 0))–\(fmt(requests.max(), 0))) | "
+                + "\(kinds) | \(fmt(median(jobs.map(\.totalSeconds)), 1)) |")
+    }
+    print("\n| goal | measured | peer / ratio |")
+    print("|---|---|---|")
+    if let ws = byName["websocket"], let poll = byName["polling"] {
+        let w50 = percentile(ws.flatMap(\.latencies), 0.5), p50 = percentile(poll.flatMap(\.latencies), 0.5)
+        let w99 = percentile(ws.flatMap(\.latencies), 0.99), p99 = percentile(poll.flatMap(\.latencies), 0.99)
+        let ratio = { (a: Double?, b: Double?) -> String in
+            guard let a, let b, a > 0 else { return "–" }
+            return String(format: "%.0f×", b / a)
+        }
+        print("| (a) progress latency, WebSocket vs polling | ws p50 \(fmt(w50)) ms, p99 \(fmt(w99)) ms | polling p50 \(fmt(p50)) ms (\(ratio(w50, p50)) slower), p99 \(fmt(p99)) ms (\(ratio(w99, p99))) |")
+        let wr = median(ws.map { Double($0.requestTotal) }), pr = median(poll.map { Double($0.requestTotal) })
+        print("| (d) HTTP requests per job ≤ 3 on the WebSocket path | ws median \(fmt(wr, 0)), max \(fmt(ws.map { Double($0.requestTotal) }.max(), 0)) | polling median \(fmt(pr, 0)) (\(wr.flatMap { w in pr.map { String(format: "%.0f×", $0 / max(w, 1)) } } ?? "–")) |")
+    }
+    if let refused = byName["refused503"] {
+        let firsts = refused.compactMap(\.firstEventSeconds)
+        print("| (b) first shown progress ≤ 1 s when the upgrade gets 503 | median \(fmt(median(firsts), 2)) s, max \(fmt(firsts.max(), 2)) s | – |")
+    }
+    if let silent = byName["silent"] {
+        let firsts = silent.compactMap(\.firstEventSeconds), gaps = silent.compactMap(\.maxGapSeconds)
+        print("| (c) next shown update ≤ 6 s after the socket goes silent | upload accepted → first polled event: median \(fmt(median(firsts), 2)) s, max \(fmt(firsts.max(), 2)) s | largest gap between shown events: median \(fmt(median(gaps), 2)) s, max \(fmt(gaps.max(), 2)) s |")
+    }
+    if options.details {
+        print("\n| scenario | job | strategy | ended | events | first s | max gap s | requests | latency p50/p99 ms |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for job in outcomes.sorted(by: { ($0.scenario, $0.totalSeconds) < ($1.scenario, $1.totalSeconds) }) {
+            print(
+                "| \(job.scenario) | \(job.jobId.uuidString.prefix(8)) | \(job.strategy) | \(job.ended) | \(job.eventsShown) (seq \(job.finalSeq)) | "
+                    + "\(fmt(job.firstEventSeconds, 2)) | \(fmt(job.maxGapSeconds, 2)) | \(job.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) | "
+                    + "\(fmt(percentile(job.latencies, 0.5))) / \(fmt(percentile(job.latencies, 0.99))) |")
+        }
+    }
+}
+
+switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
+case .failure(let error):
+    say("TrackerBench: \(error.message)")
+    say("usage: TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent] [--stagger 0.3] [--details]")
+    exit(64)
+case .success(let options):
+    do {
+        exit(try await run(options))
+    } catch {
+        say("TrackerBench: \(error)")
+        exit(2)
+    }
+}

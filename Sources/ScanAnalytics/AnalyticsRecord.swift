@@ -1,0 +1,77 @@
+import Foundation
+import ScanClient
+
+/// One line of the analytics log: how one job run went and which ProgressStrategy carried it.
+/// The schema is `Analytics/analytics-record.schema.json` (version 1); never holds tokens or raw addresses.
+public struct AnalyticsRecord: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var timestamp: Date
+    public var jobId: String?
+    /// The command that ran the job: `scan`, `watch` or `batch`.
+    public var command: String
+    /// `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized, job_lost, socket_unavailable`.
+    public var outcome: String
+    /// `websocket, websocket_reconnected, polling_fallback, polling`; nil when nothing was tracked.
+    public var strategy: String?
+    public var fallbackReason: String?
+    public var fallbackStatus: Int?
+    public var fallbackPhase: String?
+    /// Whether adaptive memory chose polling for this run.
+    public var adaptivePolling: Bool?
+    /// Result of the background WebSocket probe of an adaptive polling run.
+    public var probeSucceeded: Bool?
+    public var reconnects: Int
+    public var socketFailures: Int
+    public var polls: Int
+    public var eventsByPath: [String: Int]
+    public var uploadSeconds: Double?
+    public var firstEventSeconds: Double?
+    public var totalSeconds: Double
+    public var bytesUp: Int?
+    public var spinesFound: Int?
+    /// Hash of the network path (default route interface, gateway, gateway MAC, proxy settings).
+    public var network: String
+    /// Hash of the server's scheme, host and port (`embedded` for the in-process service).
+    public var server: String
+    public var bookscanVersion: String
+
+    public init(
+        report: ScanReport, command: String, network: String, server: String, version: String, timestamp: Date = Date(),
+        adaptivePolling: Bool? = nil, probeSucceeded: Bool? = nil
+    ) {
+        schemaVersion = Self.currentSchemaVersion
+        self.timestamp = timestamp
+        jobId = report.jobId?.uuidString.lowercased()
+        self.command = command
+        outcome = report.outcome.rawValue
+        strategy = report.strategy
+        fallbackReason = report.fallbackReason?.rawValue
+        fallbackStatus = report.fallbackStatus
+        fallbackPhase = report.fallbackPhase?.rawValue
+        self.adaptivePolling = adaptivePolling
+        self.probeSucceeded = probeSucceeded
+        reconnects = report.reconnects
+        socketFailures = report.socketFailures
+        polls = report.polls
+        eventsByPath = report.eventsByPath
+        uploadSeconds = report.uploadSeconds
+        firstEventSeconds = report.firstEventSeconds
+        totalSeconds = report.totalSeconds
+        bytesUp = report.bytesUp
+        spinesFound = report.spineCount
+        self.network = network
+        self.server = server
+        bookscanVersion = version
+    }
+
+    /// Whether this run tried the WebSocket at all.
+    public var triedWebSocket: Bool { strategy != nil && strategy != "polling" }
+    /// Whether the job reached its end (succeeded, failed or canceled on the server).
+    public var reachedEnd: Bool { ["succeeded", "failed", "canceled"].contains(outcome) }
+    /// Whether the WebSocket carried the job to its end.
+    public var webSocketCarried: Bool { (strategy == "websocket" || strategy == "websocket_reconnected") && reachedEnd }
+    /// Whether a job was submitted and followed (the input could be prepared and the service answered).
+    public var wasTracked: Bool { strategy != nil }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// How records are grouped by `bookscan stats --by`.
+public enum StatsGrouping: String, Codable, Sendable, CaseIterable {
+    case strategy, network, day, server
+}
+
+/// The success-rate summary `bookscan stats` prints; the formulas are documented in `Analytics/README.md`.
+public struct StatsSummary: Codable, Sendable, Equatable {
+    /// Targets the rates are judged against.
+    public static let webSocketTarget = 0.95
+    public static let fallbackTarget = 0.05
+    public static let completionTarget = 0.99
+
+    public struct Rate: Codable, Sendable, Equatable {
+        public var numerator: Int
+        public var denominator: Int
+        /// nil when the denominator is 0.
+        public var value: Double?
+        public var target: Double
+        /// Whether the target is met (`value ≥ target`, or `< target` for the fallback rate); nil without data.
+        public var met: Bool?
+
+        init(_ numerator: Int, _ denominator: Int, target: Double, lowerIsBetter: Bool = false) {
+            self.numerator = numerator
+            self.denominator = denominator
+            self.target = target
+            value = denominator > 0 ? Double(numerator) / Double(denominator) : nil
+            met = value.map { lowerIsBetter ? $0 < target : $0 >= target }
+        }
+    }
+
+    public struct Timing: Codable, Sendable, Equatable {
+        public var count: Int
+        public var p50: Double?
+        public var p95: Double?
+    }
+
+    public struct Group: Codable, Sendable, Equatable {
+        public var key: String
+        public var runs: Int
+        public var completion: Rate
+        public var webSocketSuccess: Rate
+        public var pollingFallback: Rate
+        /// The adaptive-memory verdict for a network group, when asked for.
+        public var verdict: String?
+    }
+
+    public var runs: Int
+    public var skippedLines: Int
+    public var completion: Rate
+    public var webSocketSuccess: Rate
+    public var pollingFallback: Rate
+    /// Seconds from upload accepted to first event, per strategy.
+    public var firstEvent: [String: Timing]
+    /// Total seconds per strategy.
+    public var total: [String: Timing]
+    /// Fallback reasons (`reason` or `refused 503`, with the phase) and how often.
+    public var fallbackReasons: [String: Int]
+    public var groupedBy: StatsGrouping
+    public var groups: [Group]
+
+    /// Computes every number from the records.
+    ///
+    /// - completion = runs that succeeded / runs whose job was submitted and followed (strategy set)
+    /// - WebSocket success = runs where the WebSocket carried the job to its end / runs that tried it
+    /// - polling fallback = `polling_fallback` runs / runs that tried the WebSocket
+    public init(records: [AnalyticsRecord], skippedLines: Int, groupedBy: StatsGrouping, verdicts: [String: String] = [:]) {
+        runs = records.count
+        self.skippedLines = skippedLines
+        (completion, webSocketSuccess, pollingFallback) = Self.rates(records)
+        var firstEvent: [String: Timing] = [:]
+        var total: [String: Timing] = [:]
+        for (strategy, group) in Dictionary(grouping: records.filter(\.wasTracked), by: { $0.strategy ?? "none" }) {
+            firstEvent[strategy] = Self.timing(group.compactMap(\.firstEventSeconds))
+            total[strategy] = Self.timing(group.filter { $0.outcome == "succeeded" }.map(\.totalSeconds))
+        }
+        self.firstEvent = firstEvent
+        self.total = total
+        var reasons: [String: Int] = [:]
+        for record in records where record.strategy == "polling_fallback" {
+            var reason = record.fallbackReason ?? "unknown"
+            if let status = record.fallbackStatus { reason += " \(status)" }
+            if let phase = record.fallbackPhase { reason += " (\(phase.replacingOccurrences(of: "_", with: " ")))" }
+            reasons[reason, default: 0] += 1
+        }
+        fallbackReasons = reasons
+        self.groupedBy = groupedBy
+        groups = Dictionary(grouping: records, by: { Self.key($0, groupedBy) }).map { key, group in
+            let (completion, webSocket, fallback) = Self.rates(group)
+            return Group(
+                key: key, runs: group.count, completion: completion, webSocketSuccess: webSocket, pollingFallback: fallback,
+                verdict: groupedBy == .network ? verdicts[key] : nil)
+        }.sorted { $0.key < $1.key }
+    }
+
+    static func rates(_ records: [AnalyticsRecord]) -> (Rate, Rate, Rate) {
+        let tracked = records.filter(\.wasTracked)
+        let tried = records.filter(\.triedWebSocket)
+        return (
+            Rate(tracked.filter { $0.outcome == "succeeded" }.count, tracked.count, target: completionTarget),
+            Rate(tried.filter(\.webSocketCarried).count, tried.count, target: webSocketTarget),
+            Rate(tried.filter { $0.strategy == "polling_fallback" }.count, tried.count, target: fallbackTarget, lowerIsBetter: true)
+        )
+    }
+
+    static func key(_ record: AnalyticsRecord, _ grouping: StatsGrouping) -> String {
+        switch grouping {
+        case .strategy: record.strategy ?? "untracked"
+        case .network: record.network
+        case .server: record.server
+        case .day: String(record.timestamp.formatted(.iso8601.year().month().day()))
+        }
+    }
+
+    /// Nearest-rank percentiles.
+    static func timing(_ values: [Double]) -> Timing {
+        let sorted = values.sorted()
+        func percentile(_ p: Double) -> Double? {
+            guard !sorted.isEmpty else { return nil }
+            let rank = Int((p * Double(sorted.count)).rounded(.up))
+            return sorted[max(0, min(sorted.count - 1, rank - 1))]
+        }
+        return Timing(count: sorted.count, p50: percentile(0.5), p95: percentile(0.95))
+    }
+}

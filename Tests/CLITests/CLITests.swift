@@ -1,0 +1,145 @@
+import Foundation
+import ImageKit
+import Testing
+
+/// The real `bookscan` binary, run as a user runs it: exit codes, output formats, the embedded service.
+@Suite("bookscan command line")
+struct CLITests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages").standardized
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Analytics and memory of these runs go here, never into the user's state directory.
+    static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-cli-state-\(getpid())").path
+
+    static var binary: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("bookscan")
+    }
+
+    func bookscan(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "BOOKSCAN_SERVER")
+        env.removeValue(forKey: "BOOKSCAN_TOKEN")
+        env["XDG_STATE_HOME"] = Self.stateDirectory
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func temporary(_ bytes: [UInt8], _ name: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @Test("bad inputs: a one-line error naming the file and the problem, each with its own exit code")
+    func badInputs() throws {
+        let png = try temporary([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 32), "photo.jpg")
+        let good = try JPEGEncoder.encode(PixelBuffer(width: 64, height: 64, fill: (10, 20, 30)), quality: 80)
+        let truncated = try temporary(Array(good.prefix(good.count / 2)), "cut.jpg")
+        let empty = try temporary([], "empty.jpg")
+        let cases: [(String, Int32, String)] = [
+            ("/nonexistent/shelf.jpg", 3, "no such file"),
+            (FileManager.default.temporaryDirectory.path, 4, "directory"),
+            (png, 5, "PNG"),
+            (truncated, 6, "truncated"),
+            (empty, 6, "empty"),
+        ]
+        for (path, status, words) in cases {
+            let run = try bookscan(["scan", path])
+            #expect(run.status == status, "\(path): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").filter { $0.contains(path) }
+            #expect(lines.count == 1, "\(run.stderr)")
+            #expect(lines.first?.contains(words) == true, "\(run.stderr)")
+        }
+    }
+
+    @Test("a batch of images goes on after a bad one and reports the failure in the exit code")
+    func goesOn() throws {
+        let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try bookscan(["scan", "/nonexistent.jpg", sample, "--json", "--quiet"])
+        #expect(run.status == 3)
+        #expect(run.stdout.split(separator: "\n").count == 2)
+        #expect(run.stdout.contains(#""outcome":"succeeded""#))
+    }
+
+    @Test("scan on the embedded service: JSON result, websocket strategy, annotated photo")
+    func embeddedScan() throws {
+        let annotated = FileManager.default.temporaryDirectory.appendingPathComponent("annotated-\(getpid()).jpg").path
+        let sample = Self.samples.appendingPathComponent("shelf_two_rows.jpg").path
+        let run = try bookscan(["scan", sample, "--json", "--annotate", annotated])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["outcome"] as? String == "succeeded")
+        #expect(report?["strategy"] as? String == "websocket")
+        #expect((report?["spineCount"] as? Int ?? 0) > 40)
+        #expect(run.stderr.contains("books in 2 rows"))
+        let header = try JPEGDecoder.readHeader([UInt8](try Data(contentsOf: URL(fileURLWithPath: annotated))))
+        #expect(header.width == 1600 && header.height == 1200)
+    }
+
+    @Test("--events streams every accepted event as NDJSON; --strategy polling is classified polling")
+    func eventsAndPolling() throws {
+        let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try bookscan(["scan", sample, "--events", "--quiet", "--strategy", "polling", "--poll-interval", "200ms"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = lines.compactMap { $0["event"] as? [String: Any] }
+        let seqs = events.compactMap { $0["seq"] as? Int }
+        #expect(!seqs.isEmpty)
+        #expect(Set(seqs).count == seqs.count)
+        #expect(events.filter { ["succeeded", "failed", "canceled"].contains($0["state"] as? String ?? "") }.count == 1)
+        #expect(lines.allSatisfy { ["polling", "upload"].contains($0["path"] as? String ?? "") })
+    }
+
+    @Test("a bad command line exits 64 and --help documents the exit codes")
+    func usage() throws {
+        #expect(try bookscan(["scan"]).status == 64)
+        #expect(try bookscan(["scan", "x.jpg", "--strategy", "carrier-pigeon"]).status == 64)
+        let help = try bookscan(["scan", "--help"])
+        #expect(help.stdout.contains("Exit codes"))
+        #expect(help.stdout.contains("13  --strategy websocket"))
+    }
+
+    @Test("every run appends one analytics record; stats summarises them; an empty log is friendly")
+    func analyticsAndStats() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cli-analytics-\(UUID().uuidString).jsonl").path
+        let empty = try bookscan(["stats", "--log", log])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("No runs recorded"))
+        let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try bookscan(["scan", sample, "/nonexistent.jpg", "--quiet", "--analytics-log", log, "--token", "sekrit-token-123"])
+        #expect(run.status == 3)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 2)
+        #expect(!text.contains("sekrit-token-123"))
+        let stats = try bookscan(["stats", "--log", log, "--json"])
+        let summary = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        #expect(summary?["runs"] as? Int == 2)
+        let human = try bookscan(["stats", "--log", log, "--by", "network"])
+        #expect(human.stdout.contains("WebSocket success"))
+    }
+
+    @Test("an unreachable server is exit 8")
+    func unreachable() throws {
+        let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try bookscan(["scan", sample, "--server", "http://127.0.0.1:9", "--quiet"])
+        #expect(run.status == 8, "\(run.stderr)")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import ScanAnalytics
+import ScanClient
+import ScanProtocol
+import Testing
+
+/// The analytics log, the stats formulas, the strategy memory and the network fingerprint.
+@Suite("Analytics")
+struct AnalyticsTests {
+    static let analytics = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Analytics").standardized
+
+    func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-analytics-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func record(network: String = "1111111111111111", strategy: String?, outcome: String = "succeeded", reason: String? = nil, status: Int? = nil)
+        throws -> AnalyticsRecord
+    {
+        var report = ScanReport(image: "x.jpg", outcome: RunOutcome(rawValue: outcome) ?? .succeeded, totalSeconds: 1)
+        report.jobId = UUID()
+        report.strategy = strategy
+        report.fallbackReason = reason.flatMap(SocketFailureReason.init(rawValue:))
+        report.fallbackStatus = status
+        report.fallbackPhase = reason == nil ? nil : .beforeFirstEvent
+        return AnalyticsRecord(report: report, command: "scan", network: network, server: "embedded", version: "test")
+    }
+
+    @Test("the sample log gives the hand-computed numbers in Analytics/README.md")
+    func sampleFormulas() throws {
+        let (records, skipped) = AnalyticsLog(path: Self.analytics.appendingPathComponent("sample-log.jsonl").path).read()
+        #expect(records.count == 9)
+        #expect(skipped == 2)
+        let summary = StatsSummary(records: records, skippedLines: skipped, groupedBy: .network)
+        #expect(summary.completion.numerator == 6 && summary.completion.denominator == 8)
+        #expect(summary.completion.met == false)
+        #expect(summary.webSocketSuccess.numerator == 3 && summary.webSocketSuccess.denominator == 7)
+        #expect(summary.pollingFallback.numerator == 3 && summary.pollingFallback.denominator == 7)
+        #expect(summary.pollingFallback.met == false)
+        #expect(summary.firstEvent["websocket"]?.p50 == 0.2)
+        #expect(summary.firstEvent["websocket"]?.p95 == 0.4)
+        #expect(summary.firstEvent["polling_fallback"]?.p50 == 1.0)
+        #expect(summary.firstEvent["polling_fallback"]?.p95 == 2.6)
+        #expect(summary.total["websocket"]?.p50 == 1.0)
+        #expect(summary.total["polling_fallback"]?.p95 == 5.0)
+        #expect(summary.fallbackReasons == ["refused 503 (before first event)": 1, "silent (before first event)": 1, "dropped (mid scan)": 1])
+        let byNetwork = Dictionary(uniqueKeysWithValues: summary.groups.map { ($0.key, $0) })
+        #expect(byNetwork["1111111111111111"]?.webSocketSuccess.numerator == 3)
+        #expect(byNetwork["1111111111111111"]?.webSocketSuccess.denominator == 4)
+        #expect(byNetwork["2222222222222222"]?.webSocketSuccess.value == 0)
+        let byDay = StatsSummary(records: records, skippedLines: 0, groupedBy: .day).groups.map(\.key)
+        #expect(byDay == ["2026-11-18", "2026-11-19", "2026-11-20"])
+    }
+
+    @Test("an empty or missing log reads as nothing, without failing")
+    func missingLog() throws {
+        let (records, skipped) = AnalyticsLog(path: try temporaryDirectory() + "/none.jsonl").read()
+        #expect(records.isEmpty && skipped == 0)
+        let summary = StatsSummary(records: [], skippedLines: 0, groupedBy: .strategy)
+        #expect(summary.completion.value == nil && summary.completion.met == nil)
+    }
+
+    @Test("16 concurrent writers in one process: every line whole and parseable")
+    func concurrentWriters() async throws {
+        let log = AnalyticsLog(path: try temporaryDirectory() + "/a.jsonl")
+        let template = try record(strategy: "websocket")
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<16 {
+                group.addTask {
+                    for i in 0..<50 {
+                        var r = template
+                        r.jobId = "\(writer)-\(i)"
+                        try? log.append(r)
+                    }
+                }
+            }
+        }
+        let (records, skipped) = log.read()
+        #expect(skipped == 0)
+        #expect(records.count == 800)
+        #expect(Set(records.compactMap(\.jobId)).count == 800)
+    }
+
+    @Test("corrupt and partial lines are skipped and counted; good lines around them survive")
+    func corruptLines() throws {
+        let path = try temporaryDirectory() + "/c.jsonl"
+        let log = AnalyticsLog(path: path)
+        try log.append(try record(strategy: "websocket"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"schemaVersion\":1,\"time".utf8))  // a crash mid-line
+        try handle.close()
+        try log.append(try record(strategy: "polling"))
+        let (records, skipped) = log.read()
+        #expect(skipped == 1)
+        #expect(records.count == 1)  // the partial line swallowed the next record's start: that line is lost as one
+    }
+
+    @Test("rotation keeps one previous file and loses no record")
+    func rotation() throws {
+        let path = try temporaryDirectory() + "/r.jsonl"
+        let log = AnalyticsLog(path: path, rotateBytes: 4000)
+        for _ in 0..<40 { try log.append(try record(strategy: "websocket")) }
+        #expect(FileManager.default.fileExists(atPath: path + ".1"))
+        let current = AnalyticsLog(path: path, rotateBytes: 4000).read(includeRotated: false).records.count
+        let both = log.read().records.count
+        #expect(current < 40)
+        #expect(both <= 40 && both > current)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(size <= 4000)
+    }
+
+    @Test("memory: two network failures prefer polling; a server 5xx does not count; a success clears; verdicts expire")
+    func memoryTransitions() throws {
+        let memory = StrategyMemory(path: try temporaryDirectory() + "/m.json")
+        let network = "2222222222222222"
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "refused", status: 503), now: now)
+        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "silent"), now: now)
+        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
+        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "dropped"), now: now)
+        #expect(memory.prefersPolling(network: network, server: "embedded", now: now))
+        #expect(!memory.prefersPolling(network: "1111111111111111", server: "embedded", now: now))
+        // expiry after 7 days
+        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now.addingTimeInterval(7 * 86400 + 1)))
+        // a probe success clears the verdict
+        var probed = try record(network: network, strategy: "polling")
+        probed.probeSucceeded = true
+        try memory.learn(from: probed, now: now)
+        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
+        #expect(memory.entries(now: now).entries.first?.consecutiveFailures == 0)
+        #expect(try memory.forget(network: network) == 1)
+    }
+
+    @Test("a corrupt memory file is ignored with a warning and rebuilt")
+    func corruptMemory() throws {
+        let path = try temporaryDirectory() + "/m.json"
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
+        let memory = StrategyMemory(path: path)
+        #expect(memory.entries().warning != nil)
+        try memory.learn(from: try record(strategy: "polling_fallback", reason: "silent"))
+        #expect(memory.entries().warning == nil)
+        #expect(memory.entries().entries.count == 1)
+    }
+
+    static let route = """
+        Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
+        eth0\t00000000\t0101A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0
+        eth0\t0001A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0
+        """
+    static let arp = """
+        IP address       HW type     Flags       HW address            Mask     Device
+        192.168.1.1      0x1         0x2         aa:bb:cc:dd:ee:ff     *        eth0
+        """
+
+    @Test("the network fingerprint is stable, changes with the gateway, and hides the addresses")
+    func fingerprint() {
+        let a = NetworkFingerprint.make(route: Self.route, arp: Self.arp, environment: [:])
+        let b = NetworkFingerprint.make(route: Self.route, arp: Self.arp, environment: [:])
+        #expect(a == b)
+        #expect(a.id.count == 16)
+        #expect(a.interface == "eth0")
+        let otherGateway = NetworkFingerprint.make(route: Self.route.replacingOccurrences(of: "0101A8C0", with: "FE01A8C0"), arp: Self.arp, environment: [:])
+        #expect(otherGateway.id != a.id)
+        let otherMAC = NetworkFingerprint.make(route: Self.route, arp: Self.arp.replacingOccurrences(of: "aa:bb", with: "00:11"), environment: [:])
+        #expect(otherMAC.id != a.id)
+        let proxied = NetworkFingerprint.make(route: Self.route, arp: Self.arp, environment: ["https_proxy": "http://proxy:3128"])
+        #expect(proxied.id != a.id)
+        #expect(!a.id.contains("192"))
+        #expect(NetworkFingerprint.serverID("https://scan.example.com") == NetworkFingerprint.serverID("https://SCAN.example.com:443"))
+        #expect(NetworkFingerprint.serverID(nil) == "embedded")
+    }
+
+    @Test("records never contain the token, and round-trip")
+    func recordRoundTrip() throws {
+        let r = try record(strategy: "polling_fallback", reason: "refused", status: 503)
+        let line = String(decoding: try WireCoding.encode(r), as: UTF8.self)
+        #expect(!line.contains("\n"))
+        let decoded = try WireCoding.decode(AnalyticsRecord.self, from: Data(line.utf8))
+        let again = String(decoding: try WireCoding.encode(decoded), as: UTF8.self)
+        #expect(again == line, "\(again)\n\(line)")  // dates are kept to the millisecond
+    }
+}
