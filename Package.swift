@@ -134,7 +134,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["bookscan", "ImageKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "bookscan", "ImageKit", "ScanClient", "ScanService", "FaultProxy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanServiceTests",

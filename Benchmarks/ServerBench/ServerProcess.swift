@@ -9,11 +9,11 @@ final class ServerProcess {
     var pid: Int32 { process.processIdentifier }
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(binary: String, port: Int, jobs: Int, stepDelay: Double, heartbeat: Double) throws {
+    init(binary: String, port: Int, jobs: Int, workers: Int, stepDelay: Double, heartbeat: Double) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "\(jobs)", "--queue", "\(jobs)",
+            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "\(workers)", "--queue", "\(jobs)",
             "--scan-step-delay", "\(stepDelay)", "--heartbeat", "\(heartbeat)",
         ]
         process.standardOutput = FileHandle.nullDevice

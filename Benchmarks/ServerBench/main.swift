@@ -32,6 +32,10 @@ struct Options {
     var hold = 20.0
     var port = 18480
     var uploadWidth = 16
+    /// Stop a phase early when the server's RSS passes this (the machine is shared).
+    var maxRSSMiB = 8000
+    /// `--workers` of the server; 0 means one per job (every job running at once).
+    var workers = 0
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
@@ -56,6 +60,12 @@ struct Options {
                 if name == "--step-delay" { options.stepDelay = number }
                 if name == "--heartbeat" { options.heartbeat = number }
                 if name == "--hold" { options.hold = number }
+            case "--workers":
+                guard let number = Int(value), number >= 0 else { return .failure(UsageError("--workers must be ≥ 0")) }
+                options.workers = number
+            case "--max-rss-mib":
+                guard let number = Int(value), number > 0 else { return .failure(UsageError("--max-rss-mib must be positive")) }
+                options.maxRSSMiB = number
             case "--batch", "--port", "--upload-width":
                 guard let number = Int(value), number > 0, number <= 65535 else { return .failure(UsageError("\(name) must be 1…65535")) }
                 if name == "--batch" { options.batch = number }
@@ -94,6 +104,7 @@ struct PhaseResult {
     var serverCPU: Double?
     var clientCPU = 0.0
     var jobsRunningAtEnd: Int?
+    var abortedForRSS = false
 }
 
 func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
@@ -108,7 +119,7 @@ func health(_ baseURL: String) async -> HealthStatus? {
 func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async throws -> PhaseResult {
     var result = PhaseResult(phase: phase)
     let server = try ServerProcess(
-        binary: options.serve, port: options.port + index, jobs: phase.jobs, stepDelay: options.stepDelay, heartbeat: options.heartbeat)
+        binary: options.serve, port: options.port + index, jobs: phase.jobs, workers: options.workers > 0 ? options.workers : phase.jobs, stepDelay: options.stepDelay, heartbeat: options.heartbeat)
     guard await server.waitUntilReady(within: .seconds(20)) else {
         await server.stop()
         throw UsageError("bookscan serve did not become ready on port \(server.port)")
@@ -146,13 +157,17 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
     await withTaskGroup(of: Void.self) { group in
         started = clock.now
         var next = 0
-        while next < urls.count {
+        while next < urls.count, !stats.stop.load(ordering: .relaxed) {
             let end = min(urls.count, next + options.batch)
             for url in urls[next..<end] { group.addTask { await subscribe(url: url, stats: stats, logger: wsLogger) } }
             next = end
             let deadline = clock.now + .seconds(20)
             while clock.now < deadline, stats.opened.load(ordering: .relaxed) + stats.failed.load(ordering: .relaxed) < next {
                 try? await Task.sleep(for: .milliseconds(20))
+            }
+            if (server.memory().rssMiB ?? 0) > Double(options.maxRSSMiB) {
+                result.abortedForRSS = true
+                stats.stop.store(true, ordering: .relaxed)
             }
             say("  \(phase): \(stats.open) open, \(stats.failed.load(ordering: .relaxed)) failed after \(next) attempts; server RSS \(fmt(server.memory().rssMiB)) MiB")
         }
@@ -164,11 +179,12 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
         let holdStart = clock.now
         var minimum = stats.open
         var peak = server.memory()
-        while clock.now - holdStart < .seconds(options.hold) {
+        while clock.now - holdStart < .seconds(options.hold), !result.abortedForRSS {
             try? await Task.sleep(for: .milliseconds(500))
             minimum = min(minimum, stats.open)
             let now = server.memory()
             if (now.rssMiB ?? 0) > (peak.rssMiB ?? 0) { peak = now }
+            if (now.rssMiB ?? 0) > Double(options.maxRSSMiB) { result.abortedForRSS = true }
         }
         let holdSeconds = (clock.now - holdStart).inSeconds
         result.minHeldDuringHold = minimum
@@ -198,7 +214,7 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
 }
 
 func printResults(_ results: [PhaseResult], options: Options) {
-    print("ServerBench: bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers/--queue = jobs; batches of \(options.batch); hold \(options.hold) s")
+    print("ServerBench: bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers \(options.workers > 0 ? "\(options.workers)" : "= jobs") --queue = jobs; batches of \(options.batch); hold \(options.hold) s")
     print("| phase (jobs × subs/job) | jobs accepted | subscribers held (after ramp / min in hold) | failed | ramp s | RSS idle MiB | RSS + jobs MiB | RSS + subscribers MiB (VmHWM) | KiB per subscriber | server threads | latency p50 / p99 ms (steady) | latency p50 / p99 ms (during ramp) | live events in hold (per s) | server CPU % / client CPU % in hold | jobs still running at end |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results {
@@ -211,8 +227,8 @@ func printResults(_ results: [PhaseResult], options: Options) {
                 + "\(fmt(r.steadyP50)) / \(fmt(r.steadyP99)) | \(fmt(r.rampP50)) / \(fmt(r.rampP99)) | "
                 + "\(r.steadyEvents) (\(fmt(Double(r.steadyEvents) / options.hold, 0))) | \(fmt(r.serverCPU, 0)) / \(fmt(r.clientCPU, 0)) | \(r.jobsRunningAtEnd.map(String.init) ?? "–") |")
     }
-    for r in results where !r.failures.isEmpty || r.negative > 0 || r.replayed > 0 {
-        print("\n\(r.phase): \(r.replayed) replayed events not timed; \(r.negative) negative latencies (clock resolution)")
+    for r in results where !r.failures.isEmpty || r.negative > 0 || r.replayed > 0 || r.abortedForRSS {
+        print("\n\(r.phase): \(r.abortedForRSS ? "STOPPED EARLY: server RSS passed --max-rss-mib \(options.maxRSSMiB); " : "")\(r.replayed) replayed events not timed; \(r.negative) negative latencies (clock resolution)")
         for (reason, count) in r.failures.sorted(by: { $0.value > $1.value }).prefix(5) { print("  \(count) × \(reason)") }
     }
 }

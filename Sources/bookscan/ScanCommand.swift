@@ -43,16 +43,24 @@ struct ScanCommand: AsyncParsableCommand {
         let signalTask = await interrupt.install()
         defer { signalTask.cancel() }
         let display = ProgressDisplay(quiet: quiet)
+        let settings: ResolvedTracking
+        do {
+            settings = try tracking.resolve(with: try ConfigFile.load())
+        } catch {
+            display.message("bookscan: \(error)", error: true)
+            throw ExitCode.validationFailure
+        }
         let endpoint: ServiceEndpoint
         do {
-            endpoint = try await ServiceEndpoint.resolve(server: tracking.server, token: tracking.token)
+            endpoint = try await ServiceEndpoint.resolve(server: settings.server, token: settings.token)
         } catch {
             display.message("bookscan: could not start the embedded scan service: \(error)", error: true)
             throw ExitCode(ExitStatus.unreachable.rawValue)
         }
         let recorder = RunRecorder(
-            logPath: analyticsLog, disabled: noAnalytics, server: endpoint.embedded == nil ? endpoint.baseURL : nil, adaptive: adaptive)
-        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: verbose, recorder: recorder)
+            logPath: analyticsLog, disabled: noAnalytics, server: endpoint.embedded == nil ? endpoint.baseURL : nil,
+            adaptive: adaptive || settings.adaptiveFromConfig)
+        let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: verbose, recorder: recorder)
         var statuses: [ExitStatus] = []
         var limits: ServiceLimits?
         for (slot, image) in images.enumerated() {
@@ -60,14 +68,14 @@ struct ScanCommand: AsyncParsableCommand {
             if limits == nil { limits = await runner.limits() }
             let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
             statuses.append(ExitStatus(report))
-            try finish(report, display: display, endpoint: endpoint)
+            try finish(report, display: display, endpoint: endpoint, server: settings.server)
         }
         await endpoint.stop()
         let status = ExitStatus.combined(statuses)
         if status != .success { throw status.exitCode }
     }
 
-    private func finish(_ report: ScanReport, display: ProgressDisplay, endpoint: ServiceEndpoint) throws {
+    private func finish(_ report: ScanReport, display: ProgressDisplay, endpoint: ServiceEndpoint, server: String?) throws {
         if json { ReportPrinter.printJSON(report) }
         if let output { try ReportPrinter.writeJSON(report, to: output) }
         if let annotate, let result = report.result {
@@ -75,7 +83,7 @@ struct ScanCommand: AsyncParsableCommand {
                 display.message("bookscan: \(annotate): could not write the annotated photo: \(error)", error: true)
             }
         }
-        let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? tracking.server : nil, verbose: verbose)
+        let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? server : nil, verbose: verbose)
         display.message(line, error: report.outcome != .succeeded)
     }
 }

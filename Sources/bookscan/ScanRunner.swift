@@ -8,13 +8,13 @@ import ScanProtocol
 /// analytics log and adaptive strategy memory.
 struct ScanRunner: Sendable {
     let api: ScanAPI
-    let tracking: TrackingOptions
+    let tracking: ResolvedTracking
     let display: ProgressDisplay
     let verbose: Bool
     let recorder: RunRecorder
     private let logger: Logger
 
-    init(endpoint: ServiceEndpoint, tracking: TrackingOptions, display: ProgressDisplay, verbose: Bool, recorder: RunRecorder) {
+    init(endpoint: ServiceEndpoint, tracking: ResolvedTracking, display: ProgressDisplay, verbose: Bool, recorder: RunRecorder) {
         var logger = Logger(label: "bookscan")
         logger.logLevel = .critical
         self.logger = logger
@@ -26,9 +26,14 @@ struct ScanRunner: Sendable {
         self.recorder = recorder
     }
 
-    func session(mode: TrackerMode) -> ScanSession {
-        let tracker = ProgressTracker(api: api, mode: mode, settings: tracking.trackerSettings, logger: logger)
-        return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout.duration)
+    /// A session in `mode`; the silence timeout is never shorter than 2.5 server heartbeats.
+    func session(mode: TrackerMode, limits: ServiceLimits? = nil) -> ScanSession {
+        var settings = tracking.trackerSettings
+        if let heartbeat = limits?.heartbeatSeconds, heartbeat > 0 {
+            settings.silenceTimeout = max(settings.silenceTimeout, .milliseconds(Int64(heartbeat * 2500)))
+        }
+        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, logger: logger)
+        return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout)
     }
 
     /// The server's limits; nil (and defaults are used) when it cannot say.
@@ -42,7 +47,7 @@ struct ScanRunner: Sendable {
         if adaptivePolling && verbose {
             display.message("\(image): this network's WebSocket failed recently; polling, with a background WebSocket probe")
         }
-        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy).scan(
+        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy, limits: limits).scan(
             path: image, preparer: preparer, interrupts: interrupts, display: callbacks(slot: slot, image: image, printEvents: printEvents))
         display.end(slot)
         var probe: Bool?

@@ -18,20 +18,21 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let id = UUID(uuidString: jobId) else { throw ValidationError("'\(jobId)' is not a job id (a UUID)") }
-        guard tracking.server != nil || ProcessInfo.processInfo.environment["BOOKSCAN_SERVER"] != nil else {
+        let settings = try tracking.resolve(with: try ConfigFile.load())
+        guard let server = settings.server else {
             throw ValidationError("watch needs --server or BOOKSCAN_SERVER (jobs of the embedded service end with its process)")
         }
         let interrupt = InterruptSignal()
         let signalTask = await interrupt.install()
         defer { signalTask.cancel() }
         let display = ProgressDisplay(quiet: quiet)
-        let endpoint = try await ServiceEndpoint.resolve(server: tracking.server, token: tracking.token)
+        let endpoint = try await ServiceEndpoint.resolve(server: server, token: settings.token)
         let recorder = RunRecorder(logPath: nil, disabled: false, server: endpoint.baseURL, adaptive: false)
-        let runner = ScanRunner(endpoint: endpoint, tracking: tracking, display: display, verbose: false, recorder: recorder)
+        let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
         var report = await runner.watch(jobId: id, interrupts: interrupt.stream(), printEvents: events)
         report.image = id.uuidString.lowercased()
         if json { ReportPrinter.printJSON(report) }
-        display.message(ReportPrinter.summary(report, reattach: tracking.server, verbose: false), error: report.outcome != .succeeded)
+        display.message(ReportPrinter.summary(report, reattach: server, verbose: false), error: report.outcome != .succeeded)
         let status = ExitStatus(report)
         if status != .success { throw status.exitCode }
     }

@@ -1,0 +1,55 @@
+import FaultProxy
+import Foundation
+import Logging
+import ScanService
+import Synchronization
+import Testing
+
+/// `--adaptive` end to end: the real binary against a real service behind a proxy that blocks
+/// WebSockets (403, as corporate proxies do), then stops blocking.
+@Suite("Adaptive strategy memory")
+struct AdaptiveMemoryTests {
+    @Test("two blocked runs → polling preferred (with a failing probe); unblocked → the probe clears the verdict")
+    func learnsAndHeals() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await EmbeddedScanService.start(logger: logger)
+        let blocked = Mutex(true)
+        let proxy = try await FaultProxy.start(upstreamPort: service.port) { request in
+            blocked.withLock { $0 } && request.path.contains("/events") ? .respond(status: 403) : .passThrough
+        }
+        defer {
+            Task {
+                await proxy.stop()
+                await service.stop()
+            }
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("adaptive-\(UUID().uuidString).jsonl").path
+        let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let cli = CLITests()
+        func scan() throws -> [String: Any] {
+            let run = try cli.bookscan([
+                "scan", sample, "--server", proxy.baseURL, "--adaptive", "--analytics-log", log, "--poll-interval", "200ms", "--quiet",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            return try JSONSerialization.jsonObject(with: Data(try #require(lines.last).utf8)) as? [String: Any] ?? [:]
+        }
+        let first = try scan()
+        #expect(first["strategy"] as? String == "polling_fallback")
+        #expect(first["fallbackStatus"] as? Int == 403)
+        #expect(first["adaptivePolling"] == nil)
+        _ = try scan()
+        let third = try scan()
+        #expect(third["strategy"] as? String == "polling")
+        #expect(third["adaptivePolling"] as? Bool == true)
+        #expect(third["probeSucceeded"] as? Bool == false)
+        blocked.withLock { $0 = false }
+        let fourth = try scan()
+        #expect(fourth["adaptivePolling"] as? Bool == true)
+        #expect(fourth["probeSucceeded"] as? Bool == true)
+        let fifth = try scan()
+        #expect(fifth["strategy"] as? String == "websocket")
+        #expect(fifth["adaptivePolling"] == nil)
+    }
+}
