@@ -11,6 +11,12 @@ struct Scenario: Sendable {
     let mode: TrackerMode
     let plan: FaultPlan
     let note: String
+    /// Put a `MidScanSilenceRelay` in front of the proxy: the job's socket goes silent after this
+    /// many event frames (once per job; reconnects pass).
+    var silentAfterEvents: Int? = nil
+
+    /// The scenarios run when `--scenarios` is not given (the ones in RESULTS-draft.md).
+    static let defaultNames = ["websocket", "polling", "refused503", "silent"]
 
     static let all: [Scenario] = [
         Scenario(name: "websocket", mode: .auto, plan: { _ in .passThrough }, note: "--strategy auto, pass-through proxy"),
@@ -21,6 +27,9 @@ struct Scenario: Sendable {
         Scenario(
             name: "silent", mode: .auto, plan: { $0.isUpgrade ? .silentAfterResponseHead : .passThrough },
             note: "auto, proxy passes the 101 then swallows every frame"),
+        Scenario(
+            name: "silentmid", mode: .auto, plan: { _ in .passThrough },
+            note: "auto, relay passes 5 events then swallows every frame (first socket of the job only)", silentAfterEvents: 5),
     ]
 }
 
@@ -58,6 +67,9 @@ struct JobOutcome: Sendable {
     var finalSeq: Int
     /// Connections the proxy saw for this job, by kind (`PUT`, `GET`, `upgrade`).
     var requests: [String: Int]
+    /// Mid-scan silence: seconds from the socket going silent to the next shown event, and its path.
+    var silenceToNextSeconds: Double?
+    var silenceRecoveredBy: String?
     var requestTotal: Int { requests.values.reduce(0, +) }
 }
 
@@ -85,7 +97,7 @@ func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duratio
 /// Turns a finished job and the proxy's log into numbers.
 func summarize(
     scenario: Scenario, jobId: UUID, log: JobLog, result: Result<TrackedRun, ProgressTracker.UploadFailed>,
-    proxied: [(ProxiedRequest, ConnectionFault)]
+    proxied: [(ProxiedRequest, ConnectionFault)], silence: MidScanSilenceRelay.Silence? = nil
 ) -> JobOutcome {
     let key = jobId.uuidString.lowercased()
     var requests: [String: Int] = [:]
@@ -97,6 +109,10 @@ func summarize(
         scenario: scenario.name, jobId: jobId, strategy: "-", ended: "upload failed", uploadSeconds: nil, firstEventSeconds: nil,
         totalSeconds: 0, latencies: latencies, maxGapSeconds: gaps.max(), eventsShown: shown.count,
         finalSeq: log.all.map(\.event.seq).max() ?? 0, requests: requests)
+    if let silence, let next = shown.first(where: { $0.event.seq > silence.lastSeq }) {
+        outcome.silenceToNextSeconds = next.received.timeIntervalSince(silence.at)
+        outcome.silenceRecoveredBy = "\(next.path)"
+    }
     switch result {
     case .success(let run):
         outcome.strategy = run.strategy.name

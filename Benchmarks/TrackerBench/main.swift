@@ -1,6 +1,9 @@
 // TrackerBench: client progress tracking against a real in-process scan service.
 //
-//   TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent] [--stagger 0.3] [--details]
+//   TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent[,silentmid]] [--stagger 0.3] [--details]
+//
+// `silentmid` (not run by default) puts MidScanSilenceRelay in front of a pass-through proxy: the
+// job's first socket goes silent after 5 event frames.
 //
 // Starts EmbeddedScanService on loopback (default settings: heartbeat 2 s), calibrates how many
 // progress events one scan of a small synthetic shelf publishes, then sets FaultOptions.scanStepDelay
@@ -19,7 +22,7 @@ import ScanService
 struct Options {
     var jobs = 5
     var scanSeconds = 30.0
-    var scenarios = Scenario.all.map(\.name)
+    var scenarios = Scenario.defaultNames
     var stagger = 0.3
     var details = false
 
@@ -100,20 +103,27 @@ func run(_ options: Options) async throws -> Int32 {
         workers: options.jobs * scenarios.count + 2, faults: FaultOptions(scanStepDelay: .milliseconds(delayMilliseconds)))
     let service = try await EmbeddedScanService.start(configuration: configuration, logger: quietLogger("bench.service"))
     var proxies: [FaultProxy] = []
-    for scenario in scenarios { proxies.append(try await FaultProxy.start(upstreamPort: service.port, plan: scenario.plan)) }
+    var relays: [MidScanSilenceRelay?] = []
+    for scenario in scenarios {
+        let proxy = try await FaultProxy.start(upstreamPort: service.port, plan: scenario.plan)
+        proxies.append(proxy)
+        relays.append(try scenario.silentAfterEvents.map { try MidScanSilenceRelay(upstreamPort: proxy.port, silentAfterEvents: $0) })
+    }
     let timeout = Duration.seconds(options.scanSeconds * 3 + 30)
     say("running \(options.jobs) jobs × \(scenarios.count) scenarios at once (timeout \(timeout) each)…")
 
     let outcomes = await withTaskGroup(of: JobOutcome.self) { group in
         var index = 0
         for _ in 0..<options.jobs {
-            for (scenario, proxy) in zip(scenarios, proxies) {
+            for (scenario, (proxy, relay)) in zip(scenarios, zip(proxies, relays)) {
                 let delay = Duration.milliseconds(Int64(Double(index) * options.stagger * 1000))
                 index += 1
                 group.addTask {
                     try? await Task.sleep(for: delay)
-                    let (jobId, log, result) = await runJob(scenario: scenario, baseURL: proxy.baseURL, jpeg: jpeg, timeout: timeout)
-                    return summarize(scenario: scenario, jobId: jobId, log: log, result: result, proxied: proxy.requests)
+                    let (jobId, log, result) = await runJob(scenario: scenario, baseURL: relay?.baseURL ?? proxy.baseURL, jpeg: jpeg, timeout: timeout)
+                    return summarize(
+                        scenario: scenario, jobId: jobId, log: log, result: result, proxied: proxy.requests,
+                        silence: relay?.silenced[jobId.uuidString.lowercased()])
                 }
             }
         }
@@ -121,6 +131,7 @@ func run(_ options: Options) async throws -> Int32 {
         for await outcome in group { all.append(outcome) }
         return all
     }
+    for relay in relays { relay?.stop() }
     for proxy in proxies { await proxy.stop() }
     await service.stop()
 
@@ -172,14 +183,20 @@ func report(options: Options, scenarios: [Scenario], outcomes: [JobOutcome], ste
         let firsts = silent.compactMap(\.firstEventSeconds), gaps = silent.compactMap(\.maxGapSeconds)
         print("| (c) next shown update ≤ 6 s after the socket goes silent | upload accepted → first polled event: median \(fmt(median(firsts), 2)) s, max \(fmt(firsts.max(), 2)) s | largest gap between shown events: median \(fmt(median(gaps), 2)) s, max \(fmt(gaps.max(), 2)) s |")
     }
+    if let mid = byName["silentmid"] {
+        let recoveries = mid.compactMap(\.silenceToNextSeconds), gaps = mid.compactMap(\.maxGapSeconds)
+        let by = Dictionary(grouping: mid.compactMap(\.silenceRecoveredBy), by: { $0 }).map { "\($0.key) ×\($0.value.count)" }.sorted().joined(separator: "; ")
+        print("| (c′) next shown update ≤ 6 s after the socket goes silent MID-scan (after 5 events) | silence → next shown event: median \(fmt(median(recoveries), 2)) s, max \(fmt(recoveries.max(), 2)) s (\(recoveries.count)/\(mid.count) jobs went silent; next event via \(by)) | largest gap between shown events: median \(fmt(median(gaps), 2)) s, max \(fmt(gaps.max(), 2)) s |")
+    }
     if options.details {
-        print("\n| scenario | job | strategy | ended | events | first s | max gap s | requests | latency p50/p99 ms |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("\n| scenario | job | strategy | ended | events | first s | max gap s | requests | latency p50/p99 ms | silence → next s |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for job in outcomes.sorted(by: { ($0.scenario, $0.totalSeconds) < ($1.scenario, $1.totalSeconds) }) {
             print(
                 "| \(job.scenario) | \(job.jobId.uuidString.prefix(8)) | \(job.strategy) | \(job.ended) | \(job.eventsShown) (seq \(job.finalSeq)) | "
                     + "\(fmt(job.firstEventSeconds, 2)) | \(fmt(job.maxGapSeconds, 2)) | \(job.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) | "
-                    + "\(fmt(percentile(job.latencies, 0.5))) / \(fmt(percentile(job.latencies, 0.99))) |")
+                    + "\(fmt(percentile(job.latencies, 0.5))) / \(fmt(percentile(job.latencies, 0.99))) | "
+                    + "\(job.silenceToNextSeconds.map { "\(fmt($0, 2)) (\(job.silenceRecoveredBy ?? "?"))" } ?? "–") |")
         }
     }
 }
@@ -187,7 +204,7 @@ func report(options: Options, scenarios: [Scenario], outcomes: [JobOutcome], ste
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
     say("TrackerBench: \(error.message)")
-    say("usage: TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent] [--stagger 0.3] [--details]")
+    say("usage: TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent[,silentmid]] [--stagger 0.3] [--details]")
     exit(64)
 case .success(let options):
     do {

@@ -7,6 +7,6 @@ struct Bookscan: AsyncParsableCommand {
         commandName: "bookscan",
         abstract: "Scan bookshelf photos and follow each scan job in real time.",
         version: "0.1.0",
-        subcommands: [ScanCommand.self, WatchCommand.self, StatsCommand.self, MemoryCommand.self, ServeCommand.self]
+        subcommands: [ScanCommand.self, BatchCommand.self, WatchCommand.self, StatsCommand.self, MemoryCommand.self, ServeCommand.self]
     )
 }

@@ -6,6 +6,8 @@ import ScanClient
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case scanFailed = 1
+    /// `batch`: some photos failed (the others are done).
+    case batchFailures = 2
     case fileNotFound = 3
     case fileUnreadable = 4
     case notAJPEG = 5
@@ -23,6 +25,7 @@ enum ExitStatus: Int32, CaseIterable {
         Exit codes:
           0  every image scanned successfully
           1  the service scanned an image and the job failed or was canceled
+          2  batch: some photos failed (their reasons are in the summary)
           3  an input file does not exist
           4  an input is a directory or cannot be read
           5  an input is not a JPEG (PNG, HEIC, WebP, GIF… or not an image)

@@ -17,7 +17,7 @@ final class ProgressDisplay: Sendable {
     }
 
     let style: Style
-    private let state = Mutex<(lines: [Int: Line], lastDraw: ContinuousClock.Instant?, drawnLines: Int)>(([:], nil, 0))
+    private let state = Mutex<(lines: [Int: Line], lastDraw: ContinuousClock.Instant?, drawnLines: Int, overall: String?)>(([:], nil, 0, nil))
 
     init(quiet: Bool, forceLines: Bool = false) {
         if quiet {
@@ -72,6 +72,14 @@ final class ProgressDisplay: Sendable {
         redraw(force: true)
     }
 
+    /// Sets the overall line shown below the per-image lines (a batch's totals); printed as a plain
+    /// line when there is no terminal.
+    func overall(_ text: String, print plain: Bool = false) {
+        state.withLock { $0.overall = text }
+        if style == .lines && plain { write(text + "\n") }
+        redraw(force: false)
+    }
+
     /// Prints a message above the live lines.
     func message(_ text: String, error: Bool = false) {
         if style == .quiet && !error { return }
@@ -96,7 +104,7 @@ final class ProgressDisplay: Sendable {
             let now = ContinuousClock.now
             if !force, let last = s.lastDraw, now - last < .milliseconds(100) { return nil }
             s.lastDraw = now
-            let lines = s.lines.keys.sorted().compactMap { s.lines[$0] }.map(Self.render)
+            let lines = s.lines.keys.sorted().compactMap { s.lines[$0] }.map(Self.render) + (s.overall.map { [$0] } ?? [])
             let previous = s.drawnLines
             s.drawnLines = lines.count
             let up = previous > 1 ? String(repeating: "\u{1B}[1A", count: previous - 1) : ""

@@ -39,7 +39,9 @@ struct ScanRunner: Sendable {
     /// The server's limits; nil (and defaults are used) when it cannot say.
     func limits() async -> ServiceLimits? { try? await api.limits() }
 
-    func scan(image: String, slot: Int, limits: ServiceLimits?, interrupts: AsyncStream<Void>, printEvents: Bool) async -> ScanReport {
+    func scan(image: String, slot: Int, limits: ServiceLimits?, interrupts: AsyncStream<Void>, printEvents: Bool, command: String = "scan")
+        async -> ScanReport
+    {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
         let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? 1920, maxSourcePixels: 250_000_000)
@@ -54,7 +56,7 @@ struct ScanRunner: Sendable {
         if adaptivePolling, let jobId = report.jobId, report.outcome == .succeeded {
             probe = await WebSocketProbe(api: api).probe(jobId: jobId)
         }
-        recorder.record(report, command: "scan", adaptivePolling: adaptivePolling ? true : nil, probeSucceeded: probe, display: display)
+        recorder.record(report, command: command, adaptivePolling: adaptivePolling ? true : nil, probeSucceeded: probe, display: display)
         return report
     }
 

@@ -27,28 +27,28 @@ struct AdaptiveMemoryTests {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("adaptive-\(UUID().uuidString).jsonl").path
         let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
         let cli = CLITests()
-        func scan() throws -> [String: Any] {
-            let run = try cli.bookscan([
+        func scan() async throws -> [String: Any] {
+            let run = try await cli.bookscan([
                 "scan", sample, "--server", proxy.baseURL, "--adaptive", "--analytics-log", log, "--poll-interval", "200ms", "--quiet",
             ])
             #expect(run.status == 0, "\(run.stderr)")
             let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             return try JSONSerialization.jsonObject(with: Data(try #require(lines.last).utf8)) as? [String: Any] ?? [:]
         }
-        let first = try scan()
+        let first = try await scan()
         #expect(first["strategy"] as? String == "polling_fallback")
         #expect(first["fallbackStatus"] as? Int == 403)
         #expect(first["adaptivePolling"] == nil)
-        _ = try scan()
-        let third = try scan()
+        _ = try await scan()
+        let third = try await scan()
         #expect(third["strategy"] as? String == "polling")
         #expect(third["adaptivePolling"] as? Bool == true)
         #expect(third["probeSucceeded"] as? Bool == false)
         blocked.withLock { $0 = false }
-        let fourth = try scan()
+        let fourth = try await scan()
         #expect(fourth["adaptivePolling"] as? Bool == true)
         #expect(fourth["probeSucceeded"] as? Bool == true)
-        let fifth = try scan()
+        let fifth = try await scan()
         #expect(fifth["strategy"] as? String == "websocket")
         #expect(fifth["adaptivePolling"] == nil)
     }

@@ -20,7 +20,41 @@ struct CLITests {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("bookscan")
     }
 
-    func bookscan(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Starts the binary without waiting (output discarded).
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = Self.stateDirectory
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the binary to its end. The waiting happens on a thread of its own, never on the
+    /// cooperative pool: a child talking to a service in this process must not starve it.
+    func bookscan(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+            }.start()
+        }
+    }
+
+    /// Waits for processes on a thread of its own.
+    static func wait(_ processes: [Process]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                for process in processes { process.waitUntilExit() }
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    private func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -49,7 +83,7 @@ struct CLITests {
     }
 
     @Test("bad inputs: a one-line error naming the file and the problem, each with its own exit code")
-    func badInputs() throws {
+    func badInputs() async throws {
         let png = try temporary([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 32), "photo.jpg")
         let good = try JPEGEncoder.encode(PixelBuffer(width: 64, height: 64, fill: (10, 20, 30)), quality: 80)
         let truncated = try temporary(Array(good.prefix(good.count / 2)), "cut.jpg")
@@ -62,7 +96,7 @@ struct CLITests {
             (empty, 6, "empty"),
         ]
         for (path, status, words) in cases {
-            let run = try bookscan(["scan", path])
+            let run = try await bookscan(["scan", path])
             #expect(run.status == status, "\(path): \(run.stderr)")
             let lines = run.stderr.split(separator: "\n").filter { $0.contains(path) }
             #expect(lines.count == 1, "\(run.stderr)")
@@ -71,19 +105,19 @@ struct CLITests {
     }
 
     @Test("a batch of images goes on after a bad one and reports the failure in the exit code")
-    func goesOn() throws {
+    func goesOn() async throws {
         let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
-        let run = try bookscan(["scan", "/nonexistent.jpg", sample, "--json", "--quiet"])
+        let run = try await bookscan(["scan", "/nonexistent.jpg", sample, "--json", "--quiet"])
         #expect(run.status == 3)
         #expect(run.stdout.split(separator: "\n").count == 2)
         #expect(run.stdout.contains(#""outcome":"succeeded""#))
     }
 
     @Test("scan on the embedded service: JSON result, websocket strategy, annotated photo")
-    func embeddedScan() throws {
+    func embeddedScan() async throws {
         let annotated = FileManager.default.temporaryDirectory.appendingPathComponent("annotated-\(getpid()).jpg").path
         let sample = Self.samples.appendingPathComponent("shelf_two_rows.jpg").path
-        let run = try bookscan(["scan", sample, "--json", "--annotate", annotated])
+        let run = try await bookscan(["scan", sample, "--json", "--annotate", annotated])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(report?["outcome"] as? String == "succeeded")
@@ -95,9 +129,9 @@ struct CLITests {
     }
 
     @Test("--events streams every accepted event as NDJSON; --strategy polling is classified polling")
-    func eventsAndPolling() throws {
+    func eventsAndPolling() async throws {
         let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
-        let run = try bookscan(["scan", sample, "--events", "--quiet", "--strategy", "polling", "--poll-interval", "200ms"])
+        let run = try await bookscan(["scan", sample, "--events", "--quiet", "--strategy", "polling", "--poll-interval", "200ms"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let events = lines.compactMap { $0["event"] as? [String: Any] }
@@ -109,37 +143,37 @@ struct CLITests {
     }
 
     @Test("a bad command line exits 64 and --help documents the exit codes")
-    func usage() throws {
-        #expect(try bookscan(["scan"]).status == 64)
-        #expect(try bookscan(["scan", "x.jpg", "--strategy", "carrier-pigeon"]).status == 64)
-        let help = try bookscan(["scan", "--help"])
+    func usage() async throws {
+        #expect(try await bookscan(["scan"]).status == 64)
+        #expect(try await bookscan(["scan", "x.jpg", "--strategy", "carrier-pigeon"]).status == 64)
+        let help = try await bookscan(["scan", "--help"])
         #expect(help.stdout.contains("Exit codes"))
         #expect(help.stdout.contains("13  --strategy websocket"))
     }
 
     @Test("every run appends one analytics record; stats summarises them; an empty log is friendly")
-    func analyticsAndStats() throws {
+    func analyticsAndStats() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cli-analytics-\(UUID().uuidString).jsonl").path
-        let empty = try bookscan(["stats", "--log", log])
+        let empty = try await bookscan(["stats", "--log", log])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No runs recorded"))
         let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
-        let run = try bookscan(["scan", sample, "/nonexistent.jpg", "--quiet", "--analytics-log", log, "--token", "sekrit-token-123"])
+        let run = try await bookscan(["scan", sample, "/nonexistent.jpg", "--quiet", "--analytics-log", log, "--token", "sekrit-token-123"])
         #expect(run.status == 3)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 2)
         #expect(!text.contains("sekrit-token-123"))
-        let stats = try bookscan(["stats", "--log", log, "--json"])
+        let stats = try await bookscan(["stats", "--log", log, "--json"])
         let summary = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
         #expect(summary?["runs"] as? Int == 2)
-        let human = try bookscan(["stats", "--log", log, "--by", "network"])
+        let human = try await bookscan(["stats", "--log", log, "--by", "network"])
         #expect(human.stdout.contains("WebSocket success"))
     }
 
     @Test("an unreachable server is exit 8")
-    func unreachable() throws {
+    func unreachable() async throws {
         let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path
-        let run = try bookscan(["scan", sample, "--server", "http://127.0.0.1:9", "--quiet"])
+        let run = try await bookscan(["scan", sample, "--server", "http://127.0.0.1:9", "--quiet"])
         #expect(run.status == 8, "\(run.stderr)")
     }
 }

@@ -195,6 +195,8 @@ struct TrackerStateMachineTests {
         _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
         let ended = machine.socketEnded(connection: 1, .refused(status: 503))
         #expect(ended.contains(.poll))
+        #expect(ended.contains(.cancel(.reconnect)))
+        #expect(machine.timerFired(.reconnect).isEmpty)
         _ = machine.pollResult(.snapshot(snapshot(seq: 8, .succeeded, fraction: 1)))
         #expect(machine.strategy == .pollingFallback(reason: .refused, status: 503, phase: .beforeFirstEvent))
     }

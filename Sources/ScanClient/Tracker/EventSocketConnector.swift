@@ -19,6 +19,9 @@ struct EventSocketConnector: Sendable {
     let api: ScanAPI
     let pingInterval: Duration
     let logger: Logger
+    /// Whether the upload has been accepted. Before that a refused upgrade is the upgrade racing
+    /// ahead of the upload (the job does not exist yet): it is reported without spending a probe.
+    var uploadAccepted: @Sendable () -> Bool = { true }
 
     /// Runs one connection until it ends or the task is canceled; never throws.
     func run(connection: Int, jobId: UUID, after: Int, report: @escaping @Sendable (SocketReport) -> Void) async {
@@ -46,7 +49,8 @@ struct EventSocketConnector: Sendable {
             }
             report(.ended(connection: connection, .closed(code: closeFrame.map { Int($0.closeCode.code) })))
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
-            report(.ended(connection: connection, .refused(status: await api.probeEventsRoute(jobId: jobId))))
+            let status = uploadAccepted() ? await api.probeEventsRoute(jobId: jobId) : nil
+            report(.ended(connection: connection, .refused(status: status)))
         } catch let error as WebSocketClientError where error == .serverProtocolError || error == .serverSentMessageTooLarge {
             report(.ended(connection: connection, .protocolError))
         } catch {

@@ -74,7 +74,9 @@ public struct ProgressTracker: Sendable {
         let (inputs, inbox) = AsyncStream<Input>.makeStream()
         var machine = TrackerStateMachine(mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue))
         var tasks = TaskBook()
-        let connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
+        let accepted = OpenFlag()
+        var connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
+        connector.uploadAccepted = { accepted.isSet }
         var uploadSeconds: Double?
         var firstEventSeconds: Double?
         var currentPath: EventPath?
@@ -141,6 +143,7 @@ public struct ProgressTracker: Sendable {
                 tasks.timers.removeValue(forKey: timer)
                 pending = machine.timerFired(timer)
             case .uploaded(.success(let snapshot)):
+                accepted.set()
                 uploadSeconds = seconds(since: started)
                 pending = machine.uploadAccepted(snapshot)
             case .uploaded(.failure(let error)):

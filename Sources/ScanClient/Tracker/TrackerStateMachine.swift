@@ -161,10 +161,14 @@ public struct TrackerStateMachine: Sendable {
         }
         actions += socketFailed(reason: reason, status: status)
         if case .refused(let code) = end, code == 401 || code == 403 {
-            // Credentials are wrong: retrying cannot help. Polling will tell (and end the run).
+            // Credentials (or a proxy) forbid it: retrying cannot help. Polling will tell (and end the run).
             socket = .abandoned
             actions.append(.cancel(.reconnect))
             if mode == .websocket { actions += finish(.unauthorized(status: code ?? 401)) }
+        } else if case .refused(let code) = end, code == 503, mode == .auto {
+            // The service says the WebSocket is unavailable: polling carries the rest of this run.
+            socket = .abandoned
+            actions.append(.cancel(.reconnect))
         }
         return actions
     }

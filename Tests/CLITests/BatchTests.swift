@@ -1,0 +1,119 @@
+import FaultProxy
+import Foundation
+import ImageKit
+import Logging
+import ScanService
+import Testing
+
+/// `bookscan batch` run as a user runs it, on folders built in the test.
+@Suite("bookscan batch")
+struct BatchTests {
+    let cli = CLITests()
+
+    /// A small synthetic shelf photo (fast to scan in debug builds).
+    static func photo(seed: Int) throws -> [UInt8] {
+        var image = PixelBuffer(width: 480, height: 360, fill: (40, 28, 20))
+        image.fillRectangle(x: 0, y: 330, width: 480, height: 30, color: (150, 110, 70))
+        for i in 0..<8 {
+            let h = 150 + (i * 37 + seed * 11) % 120
+            let shade = UInt8((i * 53 + seed * 29) % 200 + 40)
+            image.fillRectangle(x: 16 + i * 56, y: 330 - h, width: 52, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
+        }
+        return try JPEGEncoder.encode(image, quality: 90)
+    }
+
+    static func folder(_ files: [String: [UInt8]]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)").path
+        for (name, bytes) in files {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        return root
+    }
+
+    func summary(_ stdout: String) throws -> [String: Any] {
+        let line = try #require(stdout.split(separator: "\n").last)
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test("good photos succeed; each bad file fails with its reason; other files are skipped; exit 2")
+    func mixedFolder() async throws {
+        let good = try Self.photo(seed: 1)
+        let root = try Self.folder([
+            "a.jpg": good, "B.JPEG": try Self.photo(seed: 2), "sub/c.jpg": try Self.photo(seed: 3),
+            "corrupt.jpg": [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x55, count: 300),
+            "png-renamed.jpg": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 40),
+            "empty.jpg": [], "notes.txt": Array("not a photo".utf8),
+        ])
+        let run = try await cli.bookscan(["batch", root, "--recursive", "--json", "--quiet", "--jobs", "3"])
+        #expect(run.status == 2, "\(run.stderr)")
+        let s = try summary(run.stdout)
+        #expect(s["succeeded"] as? Int == 3)
+        #expect(s["failed"] as? Int == 3)
+        let failures = (s["failures"] as? [[String: Any]] ?? []).reduce(into: [String: String]()) { $0[$1["image"] as? String ?? ""] = $1["reason"] as? String }
+        #expect(failures["corrupt.jpg"]?.contains("damaged") == true)
+        #expect(failures["png-renamed.jpg"]?.contains("PNG") == true)
+        #expect(failures["empty.jpg"]?.contains("empty") == true)
+        let skipped = (s["skipped"] as? [[String: Any]] ?? []).compactMap { $0["image"] as? String }
+        #expect(skipped == ["notes.txt"])
+        for name in ["a.jpg", "B.JPEG", "sub/c.jpg", "corrupt.jpg"] {
+            #expect(FileManager.default.fileExists(atPath: root + "/.bookscan/" + name + ".json"))
+        }
+    }
+
+    @Test("--resume rescans nothing unchanged and rescans a changed photo")
+    func resume() async throws {
+        let root = try Self.folder(["one.jpg": try Self.photo(seed: 4), "two.jpg": try Self.photo(seed: 5)])
+        #expect(try await cli.bookscan(["batch", root, "--quiet"]).status == 0)
+        let again = try await cli.bookscan(["batch", root, "--resume", "--json", "--quiet"])
+        #expect(again.status == 0)
+        #expect(try summary(again.stdout)["unchanged"] as? Int == 2)
+        #expect(try summary(again.stdout)["succeeded"] as? Int == 0)
+        try Data(try Self.photo(seed: 6)).write(to: URL(fileURLWithPath: root + "/two.jpg"))
+        let changed = try await cli.bookscan(["batch", root, "--resume", "--json", "--quiet"])
+        #expect(try summary(changed.stdout)["unchanged"] as? Int == 1)
+        #expect(try summary(changed.stdout)["succeeded"] as? Int == 1)
+    }
+
+    @Test("sockets dropped in the middle of a batch: every job still completes")
+    func faultyWebSocket() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await EmbeddedScanService.start(
+            configuration: ServiceConfiguration(faults: FaultOptions(scanStepDelay: .milliseconds(20))), logger: logger)
+        let proxy = try await FaultProxy.start(upstreamPort: service.port) { $0.isUpgrade ? .dropAfterEvents(2) : .passThrough }
+        defer {
+            Task {
+                await proxy.stop()
+                await service.stop()
+            }
+        }
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<6 { files["p\(i).jpg"] = try Self.photo(seed: 10 + i) }
+        let root = try Self.folder(files)
+        let run = try await cli.bookscan(["batch", root, "--server", proxy.baseURL, "--json", "--quiet", "--jobs", "3", "--poll-interval", "300ms"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let s = try summary(run.stdout)
+        #expect(s["succeeded"] as? Int == 6)
+        let strategies = s["strategies"] as? [String: Int] ?? [:]
+        #expect(strategies["websocket"] == nil)
+    }
+
+    @Test("two batch processes × 8 concurrent jobs write 16 whole analytics lines to one log")
+    func concurrentAnalytics() async throws {
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<8 { files["p\(i).jpg"] = try Self.photo(seed: 20 + i) }
+        let first = try Self.folder(files), second = try Self.folder(files)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("batch-log-\(UUID().uuidString).jsonl").path
+        let runs = try [first, second].map { root in
+            try cli.start(["batch", root, "--jobs", "8", "--quiet", "--analytics-log", log])
+        }
+        await CLITests.wait(runs)
+        #expect(runs.allSatisfy { $0.terminationStatus == 0 })
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 16)
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        #expect(lines.allSatisfy { $0.contains(#""command":"batch""#) })
+    }
+}
