@@ -160,7 +160,8 @@ final class CurlTransfer: @unchecked Sendable {
                 let n = min(size * count, body.count - me.readOffset)
                 guard n > 0 else { return 0 }
                 body.withUnsafeBytes { source in
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + me.readOffset, byteCount: n)
+                    guard let base = source.baseAddress else { return }
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base + me.readOffset, byteCount: n)
                 }
                 me.readOffset += n
                 return n

@@ -19,5 +19,10 @@ struct CommandDuration: ExpressibleByArgument, Sendable, CustomStringConvertible
         text = argument
     }
 
+    init(duration: Duration, text: String) {
+        self.duration = duration
+        self.text = text
+    }
+
     var description: String { text }
 }

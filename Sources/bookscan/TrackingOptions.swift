@@ -15,7 +15,7 @@ struct TrackingOptions: ParsableArguments {
     @Option(help: "Stop watching after this long (e.g. 15m, the default); the job keeps running on the server.")
     var timeout: CommandDuration?
     @Option(name: .customLong("silence-timeout"), help: "An open WebSocket silent this long counts as dead.")
-    var silenceTimeout = CommandDuration(argument: "5s")!
+    var silenceTimeout = CommandDuration(duration: .seconds(5), text: "5s")
     @Option(name: .customLong("cacert"), help: "PEM file of a private CA to trust for https/wss.")
     var caCertificate: String?
 

@@ -218,13 +218,7 @@ public struct TrackerStateMachine: Sendable {
             return openSocket()
         case .poll:
             guard polling else { return [] }
-            var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
-            if !pollInFlight {
-                pollInFlight = true
-                metrics.pollsMade += 1
-                actions.append(.poll)
-            }
-            return actions
+            return pollNowAndReschedule()
         }
     }
 
@@ -287,6 +281,11 @@ public struct TrackerStateMachine: Sendable {
     private mutating func startPolling() -> [Action] {
         guard !polling, uploadAccepted, !finished else { return [] }
         polling = true
+        return pollNowAndReschedule()
+    }
+
+    /// Polls now unless a poll is still in flight, and schedules the next tick.
+    private mutating func pollNowAndReschedule() -> [Action] {
         var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
         if !pollInFlight {
             pollInFlight = true
