@@ -31,7 +31,12 @@ struct FaultToleranceTests {
     func cleanWebSocket() async throws {
         let harness = try await ClientHarness.start(service: slowScans)
         defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf())
+        // Generous deadlines: on a loaded machine a slow first frame must not start parallel polling here.
+        var patient = ClientHarness.fastSettings
+        patient.firstFrameDeadline = .seconds(20)
+        patient.socketGiveUp = .seconds(30)
+        patient.silenceTimeout = .seconds(10)
+        let (report, observed) = await harness.scan(try TestImages.shelf(), settings: patient)
         expectSound(report, observed)
         #expect(report.strategy == "websocket")
         #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
