@@ -100,15 +100,26 @@ struct AnalyticsTests {
     @Test("rotation keeps one previous file and loses no record")
     func rotation() throws {
         let path = try temporaryDirectory() + "/r.jsonl"
-        let log = AnalyticsLog(path: path, rotateBytes: 4000)
-        for _ in 0..<40 { try log.append(try record(strategy: "websocket")) }
+        var sample = try record(strategy: "websocket")
+        sample.jobId = "job-0"
+        let lineLength = try WireCoding.encode(sample).count + 1
+        let log = AnalyticsLog(path: path, rotateBytes: 6 * lineLength + lineLength / 2)
+        for i in 0..<10 {
+            var r = sample
+            r.jobId = "job-\(i)"
+            try log.append(r)
+        }
+        // 6 lines fit; the 7th rotates them to .1; lines 7…10 are in the current file: nothing lost.
         #expect(FileManager.default.fileExists(atPath: path + ".1"))
-        let current = AnalyticsLog(path: path, rotateBytes: 4000).read(includeRotated: false).records.count
-        let both = log.read().records.count
-        #expect(current < 40)
-        #expect(both <= 40 && both > current)
-        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        #expect(size <= 4000)
+        #expect(log.read(includeRotated: false).records.map(\.jobId) == (6..<10).map { "job-\($0)" })
+        #expect(log.read().records.map(\.jobId) == (0..<10).map { "job-\($0)" })
+        // a second rotation drops the oldest file only
+        for i in 10..<13 {
+            var r = sample
+            r.jobId = "job-\(i)"
+            try log.append(r)
+        }
+        #expect(log.read().records.map(\.jobId) == (6..<13).map { "job-\($0)" })
     }
 
     @Test("memory: two network failures prefer polling; a server 5xx does not count; a success clears; verdicts expire")
