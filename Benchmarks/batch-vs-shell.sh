@@ -15,13 +15,16 @@
 # Photos: COPIES_PER_SAMPLE byte-identical copies of each SampleImages/*.jpg (5 samples → 100 photos,
 # 1050×1400 … 1800×1350, 220–321 KB). Every run gets a fresh server (started and stopped by this
 # script), so no contender inherits another's queue or job table. Order per round alternates:
-#   odd rounds:  pure, peer, peer-noexpect, bookscan      even rounds: bookscan, peer-noexpect, peer, pure
+#   odd rounds:  pure, bookscan, peer, peer-noexpect      even rounds: peer-noexpect, peer, bookscan, pure
+# (pure sits next to bookscan so the two see similar machine load; the peers alternate their order)
 # Each run is timed from just before the client process starts to just after it exits
 # (time-to-last-result). After it, each job's snapshot (GET /v1/scans/ID) is fetched (not timed)
 # for createdAt/startedAt/finishedAt. "pure": the same 100 original files PUT back to back with
 # `curl -H 'Expect:' -T` (no tracking at all), then wait for the queue to drain; its service span (first startedAt → last
 # finishedAt) is the service's scan time with no client overhead.
-# Environment: WORK (default: a new /tmp dir), WORKERS (2), JOBS (4), POLL (2).
+# Environment: WORK (default: a new /tmp dir), WORKERS (2), JOBS (4), POLL (2); ORDER_ODD / ORDER_EVEN
+# override the contenders per round (e.g. ORDER_ODD="pure bookscan" ORDER_EVEN="bookscan pure").
+# Also recorded: client CPU (GNU time, user+sys) and server CPU (/proc/PID/stat) per run.
 # Everything stays on 127.0.0.1. Loops are bounded.
 set -euo pipefail
 BIN=$(realpath "${1:?usage: $0 BOOKSCAN_BIN [ROUNDS] [COPIES_PER_SAMPLE]}")
@@ -91,7 +94,7 @@ run_one() { # $1 round, $2 slot, $3 contender
     case "$who" in
         bookscan)
             t0=$(now)
-            "$BIN" batch "$PHOTOS" --jobs "$JOBS" --server "$url" --out "$dir/out" --json --quiet \
+            /usr/bin/time -f '%U %S' -o "$dir/client.cpu" "$BIN" batch "$PHOTOS" --jobs "$JOBS" --server "$url" --out "$dir/out" --json --quiet \
                 --analytics-log "$dir/analytics.jsonl" >"$dir/summary.json" 2>"$dir/client.err" || rc=$?
             t1=$(now)
             jq -r '.report.jobId // empty' "$dir"/out/*.json >"$dir/jobids" ;;
@@ -99,28 +102,32 @@ run_one() { # $1 round, $2 slot, $3 contender
             local extra=""
             [[ "$who" == peer-noexpect ]] && extra="-H Expect:"
             t0=$(now)
-            PEER_UPLOAD_ARGS="$extra" "$REPO/Benchmarks/shell-peer.sh" "$url" "$PHOTOS" "$dir/out" "$JOBS" "$POLL" 2>"$dir/client.err" || rc=$?
+            PEER_UPLOAD_ARGS="$extra" /usr/bin/time -f '%U %S' -o "$dir/client.cpu" "$REPO/Benchmarks/shell-peer.sh" "$url" "$PHOTOS" "$dir/out" "$JOBS" "$POLL" 2>"$dir/client.err" || rc=$?
             t1=$(now)
             jq -r '.jobId // empty' "$dir"/out/*.json >"$dir/jobids" ;;
         pure)
-            # Upload all photos back to back (no tracking), then wait until the queue is drained.
-            : >"$dir/jobids"
-            t0=$(now)
+            # Upload all photos back to back (no tracking) from ONE curl process (one connection,
+            # no per-file process start), then wait until the queue is drained, checking /healthz
+            # once a second with grep (cheap: this run's figure is the service span, not its wall).
+            : >"$dir/jobids"; : >"$dir/curl.cfg"
             for f in "$PHOTOS"/*.jpg; do
                 id=$(cat /proc/sys/kernel/random/uuid)
-                curl -sS -f -o /dev/null -H 'Expect:' -T "$f" -H 'Content-Type: image/jpeg' "$url/v1/scans/$id" || rc=1
                 echo "$id" >>"$dir/jobids"
+                printf 'upload-file = "%s"\nurl = "%s/v1/scans/%s"\n' "$f" "$url" "$id" >>"$dir/curl.cfg"
             done
+            t0=$(now)
+            curl -sS -f -H 'Expect:' -H 'Content-Type: image/jpeg' -K "$dir/curl.cfg" >/dev/null || rc=1
             t_up=$(now)
-            for ((i = 0; i < 3000; i++)); do # ≤ 10 min at 0.2 s
+            for ((i = 0; i < 600; i++)); do # ≤ 10 min at 1 s
                 h=$(curl -s "$url/healthz")
-                [[ $(jq '.jobsQueued + .jobsRunning' <<<"$h") == 0 ]] && break
-                sleep 0.2
+                grep -q '"jobsQueued":0,"jobsRunning":0' <<<"$h" && break
+                sleep 1
             done
             t1=$(now)
             echo "$t_up" >"$dir/uploads_done" ;;
     esac
     l1=$(cut -d' ' -f1-3 /proc/loadavg)
+    awk '{print $14, $15}' "/proc/$SERVER_PID/stat" >"$dir/server.ticks" # utime stime, clock ticks
     fetch_snapshots "$dir/jobids" "$dir/snaps"
     stop_server
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$slot" "$who" "$t0" "$t1" "$rc" "$l0" "$l1" "$dir" >>"$RUNS"
@@ -128,7 +135,7 @@ run_one() { # $1 round, $2 slot, $3 contender
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
-    if ((r % 2 == 1)); then order=(pure peer peer-noexpect bookscan); else order=(bookscan peer-noexpect peer pure); fi
+    if ((r % 2 == 1)); then order=(${ORDER_ODD:-pure bookscan peer peer-noexpect}); else order=(${ORDER_EVEN:-peer-noexpect peer bookscan pure}); fi
     s=0
     for who in "${order[@]}"; do s=$((s + 1)); run_one "$r" "$s" "$who"; done
 done
@@ -154,20 +161,28 @@ for r in rows:
              scan_med=statistics.median(per) if per else float("nan"),
              first_create=(min(cr) - t0) if cr else float("nan"), tail=(t1 - max(fi)) if fi else float("nan"),
              load0=r["load_before"], load1=r["load_after"])
+    hz = os.sysconf("SC_CLK_TCK")
+    try: d["server_cpu"] = sum(map(int, open(os.path.join(r["dir"], "server.ticks")).read().split())) / hz
+    except Exception: d["server_cpu"] = float("nan")
+    try: d["client_cpu"] = sum(map(float, open(os.path.join(r["dir"], "client.cpu")).read().split()[-2:]))
+    except Exception: d["client_cpu"] = float("nan")
     sj = os.path.join(r["dir"], "summary.json")
     if r["contender"] == "bookscan" and os.path.exists(sj) and os.path.getsize(sj):
         j = json.load(open(sj)); d["own_wall"] = j.get("wallSeconds"); d["strategies"] = j.get("strategies")
     out.append(d)
-print(f"| round.slot | contender | wall s (time-to-last-result) | images/min | jobs ok | service span s (first startedAt → last finishedAt) | busy s ÷ {workers} workers | scan median s | start → first createdAt s | last finishedAt → exit s | load 1/5/15 before → after |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print(f"| round.slot | contender | wall s (time-to-last-result) | images/min | jobs ok | service span s (first startedAt → last finishedAt) | busy s ÷ {workers} workers | scan median s | start → first createdAt s | last finishedAt → exit s | client CPU s | server CPU s | load 1/5/15 before → after |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for d in out:
     extra = f" (own wallSeconds {d['own_wall']:.2f}; {d['strategies']})" if "own_wall" in d else ""
-    print(f"| {d['round']}.{d['slot']} | {d['who']}{extra} | {d['wall']:.2f} | {n / d['wall'] * 60:.1f} | {d['ok']}/{d['jobs']} rc={d['rc']} | {d['span']:.2f} | {d['busy'] / workers:.2f} | {d['scan_med']:.3f} | {d['first_create']:.2f} | {d['tail']:.2f} | {d['load0']} → {d['load1']} |")
+    print(f"| {d['round']}.{d['slot']} | {d['who']}{extra} | {d['wall']:.2f} | {n / d['wall'] * 60:.1f} | {d['ok']}/{d['jobs']} rc={d['rc']} | {d['span']:.2f} | {d['busy'] / workers:.2f} | {d['scan_med']:.3f} | {d['first_create']:.2f} | {d['tail']:.2f} | {d['client_cpu']:.2f} | {d['server_cpu']:.2f} | {d['load0']} → {d['load1']} |")
 print()
 print("| round | peer wall s | peer-noexpect wall s | bookscan wall s | bookscan ÷ peer throughput | bookscan ÷ peer-noexpect throughput | pure-run span s | bookscan own service span s | bookscan wall ÷ pure-run span | bookscan wall ÷ own service span |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for rnd in sorted({d["round"] for d in out}):
     g = {d["who"]: d for d in out if d["round"] == rnd}
+    if {"bookscan", "pure"} <= g.keys() and not {"peer", "peer-noexpect"} <= g.keys():
+        b, u = g["bookscan"], g["pure"]
+        print(f"| {rnd} | – | – | {b['wall']:.2f} | – | – | {u['span']:.2f} | {b['span']:.2f} | {b['wall'] / u['span']:.3f} | {b['wall'] / b['span']:.3f} |")
     if {"peer", "peer-noexpect", "bookscan", "pure"} <= g.keys():
         p, q, b, u = g["peer"], g["peer-noexpect"], g["bookscan"], g["pure"]
         print(f"| {rnd} | {p['wall']:.2f} | {q['wall']:.2f} | {b['wall']:.2f} | **{p['wall'] / b['wall']:.2f}×** | **{q['wall'] / b['wall']:.2f}×** | {u['span']:.2f} | {b['span']:.2f} | {b['wall'] / u['span']:.3f} | {b['wall'] / b['span']:.3f} |")

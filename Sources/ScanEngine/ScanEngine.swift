@@ -37,10 +37,16 @@ public struct ScanEngine: Sendable {
         } catch {
             throw .image(error)
         }
+        // Uploads from other clients may still carry an EXIF orientation: scan the photo as a
+        // viewer shows it, and normalise boxes to that upright frame.
+        let orientation = EXIFOrientation.read(fromJPEG: jpeg)
+        let upright = decoded.image.applying(orientation)
+        let (sourceWidth, sourceHeight) =
+            orientation.swapsDimensions ? (decoded.sourceHeight, decoded.sourceWidth) : (decoded.sourceWidth, decoded.sourceHeight)
         let decodeMs = Self.milliseconds(clock.now - start)
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
         var result = try run(
-            image: decoded.image, sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight,
+            image: upright, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
             reporter: &reporter, progress: progress, isCancelled: isCancelled)
         result.timings.insert(StageTiming(stage: .decoding, milliseconds: decodeMs), at: 0)
         return result

@@ -61,3 +61,18 @@ struct SampleImageTests {
         return usedTruth.count
     }
 }
+
+@Suite("ScanEngine and EXIF")
+struct EngineOrientationTests {
+    @Test("a raw upload with EXIF orientation 6 is scanned upright: same rows and spines as the prepared one")
+    func rawRotatedUpload() throws {
+        let url = SampleImageTests.directory.appendingPathComponent("shelf_rotated_exif_gps.jpg")
+        let raw = [UInt8](try Data(contentsOf: url))
+        let prepared = try ImagePreparer(longSide: 4096).prepare(path: url.path)
+        let fromRaw = try ScanEngine().scan(jpeg: raw, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
+        let fromPrepared = try ScanEngine().scan(jpeg: prepared.jpeg, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
+        #expect(fromRaw.imageWidth == prepared.width && fromRaw.imageHeight == prepared.height)
+        #expect(fromRaw.rows.count == fromPrepared.rows.count)
+        #expect(abs(fromRaw.spines.count - fromPrepared.spines.count) <= 2)
+    }
+}
