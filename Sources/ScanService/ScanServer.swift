@@ -56,7 +56,9 @@ public struct ScanServer: Sendable {
         webSocketConfiguration.maxFrameSize = 1 << 14
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocketConfiguration)),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: webSocketRouter,
+                configuration: .init(http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]), ws: webSocketConfiguration)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bookscan"),
             services: [WorkerService(workers: workers), housekeeping],
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
