@@ -19,6 +19,21 @@ struct TrackerStateMachineTests {
             links: JobLinks(jobId: jobId))
     }
 
+    /// A machine whose run started and whose upload was accepted (seq 1, queued).
+    func accepted(_ mode: TrackerMode = .auto) -> TrackerStateMachine {
+        var machine = TrackerStateMachine(mode: mode)
+        _ = machine.start()
+        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
+        return machine
+    }
+
+    /// An accepted auto machine whose first socket is open.
+    func streaming() -> TrackerStateMachine {
+        var machine = accepted()
+        _ = machine.socketOpened(connection: 1)
+        return machine
+    }
+
     func delivered(_ actions: [TrackerStateMachine.Action]) -> [Int] {
         actions.compactMap { if case .deliver(let e, _, _) = $0 { e.seq } else { nil } }
     }
@@ -46,10 +61,7 @@ struct TrackerStateMachineTests {
 
     @Test("the same seq from both paths is accepted once; the displayed fraction never goes backwards")
     func mergeDedupesAndIsMonotonic() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
-        _ = machine.socketOpened(connection: 1)
+        var machine = streaming()
         let first = machine.socketMessage(connection: 1, .event(event(5, fraction: 0.6)))
         #expect(delivered(first) == [5])
         // a poll result with an older seq: delivered (new seq) but the display does not go back
@@ -64,10 +76,7 @@ struct TrackerStateMachineTests {
 
     @Test("the terminal state is reported exactly once and closes every socket and timer (failure mode 21)")
     func terminalOnce() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
-        _ = machine.socketOpened(connection: 1)
+        var machine = streaming()
         let done = machine.socketMessage(connection: 1, .event(event(9, .succeeded, fraction: 1)))
         #expect(finishes(done).count == 1)
         #expect(done.contains(.closeSocket(connection: 1)))
@@ -97,10 +106,7 @@ struct TrackerStateMachineTests {
 
     @Test("an open but silent socket is dead after the silence timeout: reconnect at once, poll meanwhile (failure mode 6, 9)")
     func silentSocket() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
-        _ = machine.socketOpened(connection: 1)
+        var machine = streaming()
         _ = machine.socketMessage(connection: 1, .event(event(2)))
         let dead = machine.timerFired(.silence(connection: 1))
         #expect(dead.contains(.closeSocket(connection: 1)))
@@ -113,10 +119,7 @@ struct TrackerStateMachineTests {
 
     @Test("a socket that heals stops polling; the WebSocket carrying the end is websocket_reconnected")
     func reconnectHeals() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
-        _ = machine.socketOpened(connection: 1)
+        var machine = streaming()
         _ = machine.socketMessage(connection: 1, .event(event(2)))
         _ = machine.socketEnded(connection: 1, .closed(code: nil))
         _ = machine.timerFired(.reconnect)
@@ -131,10 +134,7 @@ struct TrackerStateMachineTests {
 
     @Test("a normal close without a terminal event is a drop, not an ending (failure mode 21)")
     func normalCloseWithoutTerminal() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
-        _ = machine.socketOpened(connection: 1)
+        var machine = streaming()
         _ = machine.socketMessage(connection: 1, .event(event(2)))
         let closed = machine.socketEnded(connection: 1, .closed(code: 1000))
         #expect(finishes(closed).isEmpty)
@@ -161,9 +161,7 @@ struct TrackerStateMachineTests {
 
     @Test("after 5 socket failures the run stays on polling (failure mode 9)")
     func giveUpAfterFiveFailures() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
+        var machine = accepted(.auto)
         for connection in 1...5 {
             let ended = machine.socketEnded(connection: connection, .unreachable)
             if connection < 5 {
@@ -181,18 +179,14 @@ struct TrackerStateMachineTests {
 
     @Test("401 on the upgrade is not retried; forced websocket then ends unauthorized")
     func unauthorizedUpgrade() {
-        var machine = TrackerStateMachine(mode: .websocket)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
+        var machine = accepted(.websocket)
         let ended = machine.socketEnded(connection: 1, .refused(status: 401))
         #expect(finishes(ended) == [.unauthorized(status: 401)])
     }
 
     @Test("a 503 upgrade goes straight to polling, recorded as refused 503 before the first event")
     func refused503() {
-        var machine = TrackerStateMachine(mode: .auto)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
+        var machine = accepted(.auto)
         let ended = machine.socketEnded(connection: 1, .refused(status: 503))
         #expect(ended.contains(.poll))
         #expect(ended.contains(.cancel(.reconnect)))
@@ -215,9 +209,7 @@ struct TrackerStateMachineTests {
 
     @Test("a typed failed state ends the run as a failure, whatever its message says (failure mode 12, 13)")
     func typedFailure() {
-        var machine = TrackerStateMachine(mode: .polling)
-        _ = machine.start()
-        _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
+        var machine = accepted(.polling)
         let failed = JobEvent(
             jobId: jobId, seq: 4, state: .failed, stage: .done, fraction: 0.4, timestamp: Date(),
             error: ErrorBody(code: .scanFailed, message: "everything succeeded", retryable: false))
