@@ -102,6 +102,10 @@ public struct ScanSession: Sendable {
             report.totalSeconds = run.totalSeconds
         } catch {
             apply(uploadError: error.error, to: &report)
+            if case .http(404, _) = error.error {
+                report.outcome = .jobLost
+                report.error = "the server does not know job \(jobId.uuidString.lowercased()) (expired, or the server restarted)"
+            }
         }
         return report
     }
@@ -144,6 +148,10 @@ public struct ScanSession: Sendable {
         case .http(let status, _) where [400, 409, 413, 415, 422].contains(status): report.outcome = .rejected
         case .http: report.outcome = .unreachable
         case .transport(let transport) where transport.kind == .canceled: report.outcome = .stopped
+        case .transport(let transport) where transport.kind == .tlsVerification:
+            report.outcome = .unreachable
+            report.error = "the server's TLS certificate is not trusted (\(transport.message)); "
+                + "if a private CA signed it, pass --cacert FILE"
         case .transport: report.outcome = .unreachable
         case .badResponse: report.outcome = .unreachable
         }

@@ -6,15 +6,17 @@ import ServiceLifecycle
 public final class EmbeddedScanService: Sendable {
     /// The port it listens on.
     public let port: Int
-    /// `http://HOST:PORT`.
-    public var baseURL: String { "http://\(host):\(port)" }
+    /// `http://HOST:PORT`, or `https://` when it serves TLS.
+    public var baseURL: String { "\(scheme)://\(host):\(port)" }
     private let host: String
+    private let scheme: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(port: Int, host: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, host: String, scheme: String, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.host = host
+        self.scheme = scheme
         self.group = group
         self.task = task
     }
@@ -24,7 +26,7 @@ public final class EmbeddedScanService: Sendable {
         -> EmbeddedScanService
     {
         let ready = AsyncStream<Int>.makeStream()
-        let group = ScanServer(configuration: configuration, logger: logger).makeServiceGroup { port in ready.continuation.yield(port) }
+        let group = try ScanServer(configuration: configuration, logger: logger).makeServiceGroup { port in ready.continuation.yield(port) }
         let task = Task {
             defer { ready.continuation.finish() }
             try await group.run()
@@ -35,7 +37,7 @@ public final class EmbeddedScanService: Sendable {
             try await task.value
             throw EmbeddedServiceError.didNotStart
         }
-        return EmbeddedScanService(port: port, host: configuration.host, group: group, task: task)
+        return EmbeddedScanService(port: port, host: configuration.host, scheme: configuration.scheme, group: group, task: task)
     }
 
     /// Shuts the service down gracefully (running scans finish, sockets close), forcing it after `grace`.

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -27,7 +29,9 @@ public struct ScanServer: Sendable {
     }
 
     /// The service as a lifecycle group: `run()` it, and `triggerGracefulShutdown()` to stop it.
-    public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
+    public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) throws
+        -> ServiceGroup
+    {
         let scheduler = ScanScheduler(capacity: configuration.queueCapacity)
         let registry = JobRegistry(ttl: configuration.jobTTL, scheduler: scheduler)
         let metrics = ServiceMetrics()
@@ -54,11 +58,13 @@ public struct ScanServer: Sendable {
         var webSocketConfiguration = WebSocketServerConfiguration()
         webSocketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
         webSocketConfiguration.maxFrameSize = 1 << 14
+        let plain = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter,
+            configuration: .init(http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]), ws: webSocketConfiguration))
+        let server = try configuration.tls.map { try HTTPServerBuilder.tls(plain, tlsConfiguration: $0.configuration) } ?? plain
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter,
-                configuration: .init(http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]), ws: webSocketConfiguration)),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bookscan"),
             services: [WorkerService(workers: workers), housekeeping],
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },

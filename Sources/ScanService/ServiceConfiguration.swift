@@ -9,6 +9,8 @@ public struct ServiceConfiguration: Sendable {
     public var port: Int
     /// Bearer token every `/v1` route requires; nil means no authentication (loopback use).
     public var token: String?
+    /// Certificate and key for HTTPS + WSS; nil serves plain HTTP + WS.
+    public var tls: ServiceTLS? = nil
     /// Scans running at once.
     public var workers: Int
     /// Jobs that may wait for a worker; one more is refused with 503.
@@ -71,6 +73,9 @@ public struct ServiceConfiguration: Sendable {
         self.engine = engine
         self.faults = faults
     }
+
+    /// `http` or `https`, as clients should call the service.
+    public var scheme: String { tls == nil ? "http" : "https" }
 
     /// One worker per core.
     public static var defaultWorkers: Int { max(1, System.coreCount) }

@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = 50_000_000
     @Option(name: .customLong("job-ttl"), help: "Seconds a finished job stays readable.") var jobTTL = 3600.0
     @Option(help: "Seconds between heartbeats on event sockets.") var heartbeat = 2.0
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS + WSS (needs --tls-key).") var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key of --tls-cert.") var tlsKey: String?
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
@@ -33,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard jobTTL > 0, heartbeat > 0 else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
     }
 
     func run() async throws {
@@ -46,15 +49,25 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = verbose ? .info : .notice
             return handler
         }
-        let configuration = ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
             jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000)),
             faults: FaultOptions(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
+        if let tlsCertificate, let tlsKey {
+            do {
+                configuration.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
+            } catch {
+                FileHandle.standardError.write(Data("bookscan serve: TLS: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
+        }
         let host = self.host
+        let scheme = configuration.scheme
+        let workerCount = configuration.workers
         let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
         try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
             .run(shutdownSignals: [.sigterm, .sigint]) { port in
-                let line = "bookscan serve: listening on http://\(host):\(port) (\(authNote); \(configuration.workers) workers)\n"
+                let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
                 FileHandle.standardError.write(Data(line.utf8))
             }
         FileHandle.standardError.write(Data("bookscan serve: stopped\n".utf8))

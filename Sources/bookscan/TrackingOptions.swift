@@ -38,6 +38,10 @@ struct TrackingOptions: ParsableArguments {
         resolved.timeout = try (timeout ?? duration(config.timeout, "timeout"))?.duration ?? .seconds(900)
         resolved.adaptiveFromConfig = config.adaptive ?? false
         resolved.silenceTimeout = silenceTimeout.duration
+        if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
+            let problem = FileManager.default.fileExists(atPath: caCertificate) ? "cannot be read" : "does not exist"
+            throw ValidationError("--cacert \(caCertificate): \(problem)")
+        }
         resolved.caCertificate = caCertificate
         return resolved
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOSSL
 import NIOWebSocket
 import ScanProtocol
 import WSClient
@@ -23,8 +24,12 @@ struct EventSocketConnector: Sendable {
     /// ahead of the upload (the job does not exist yet): it is reported without spending a probe.
     var uploadAccepted: @Sendable () -> Bool = { true }
 
-    /// Runs one connection until it ends or the task is canceled; never throws.
+    /// Runs one connection until it ends or the task is canceled (then returns at once); never throws.
     func run(connection: Int, jobId: UUID, after: Int, report: @escaping @Sendable (SocketReport) -> Void) async {
+        await runAbandoningOnCancel { await connect(connection: connection, jobId: jobId, after: after, report: report) }
+    }
+
+    private func connect(connection: Int, jobId: UUID, after: Int, report: @escaping @Sendable (SocketReport) -> Void) async {
         var configuration = WebSocketClientConfiguration()
         configuration.autoPing = .enabled(timePeriod: pingInterval)
         configuration.maxFrameSize = 1 << 22
@@ -32,7 +37,8 @@ struct EventSocketConnector: Sendable {
         let opened = OpenFlag()
         do {
             let closeFrame = try await WebSocketClient.connect(
-                url: api.eventsURL(jobId: jobId, after: after), configuration: configuration, logger: logger
+                url: api.eventsURL(jobId: jobId, after: after), configuration: configuration, tlsConfiguration: tlsConfiguration,
+                logger: logger
             ) { inbound, outbound, _ in
                 opened.set()
                 report(.opened(connection: connection))
@@ -57,6 +63,17 @@ struct EventSocketConnector: Sendable {
             if Task.isCancelled { return }
             report(.ended(connection: connection, opened.isSet ? .closed(code: nil) : .unreachable))
         }
+    }
+}
+
+extension EventSocketConnector {
+    /// Certificates are always verified (hostname included); `--cacert` replaces the system roots
+    /// with a private CA, as it does for libcurl's uploads and polls.
+    var tlsConfiguration: TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if let path = api.http.configuration.caCertificatePath { tls.trustRoots = .file(path) }
+        return tls
     }
 }
 
