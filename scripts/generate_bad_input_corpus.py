@@ -161,7 +161,7 @@ def readme(files):
         "| a missing path | 3 | no such file |",
         "| a directory | 14 | is a directory, not an image… |",
         "| no read permission (chmod 000; as root, run without CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH via `setpriv`) | 4 | cannot be read (permission denied) |",
-        "| a FIFO at the .jpg path whose writer sends half the photo, unlinks the path, then closes | 19 | vanished while being read… |",
+        "| a FIFO at the .jpg path whose writer sends half the photo, unlinks the path, then closes | 19 | vanished (deleted while being read, after N bytes); nothing was uploaded |",
         "",
     ]
     return "\n".join(lines)
