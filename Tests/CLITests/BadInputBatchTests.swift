@@ -38,7 +38,9 @@ struct BadInputBatchTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let service = try await EmbeddedScanService.start(configuration: ServiceConfiguration(), logger: logger)
-        let root = try BatchTests.folder(["a.jpg": try BatchTests.photo(seed: 31), "b.jpg": try BatchTests.photo(seed: 32), "c.jpg": try BatchTests.photo(seed: 33)])
+        let root = try BatchTests.folder([
+            "a.jpg": try BatchTests.photo(seed: 31), "b.jpg": try BatchTests.photo(seed: 32), "c.jpg": try BatchTests.photo(seed: 33),
+        ])
         #expect(mkfifo(root + "/d.jpg", 0o644) == 0)
         let doomed = root + "/b.jpg"
         // The batch lists the folder before it sends anything (its first request is GET /v1/limits),

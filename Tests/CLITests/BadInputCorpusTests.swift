@@ -62,7 +62,8 @@ struct BadInputCorpusTests {
     @Test("a missing path is 3 and a directory is 14, each with its own line")
     func missingAndDirectory() async throws {
         let missing = Self.corpus.appendingPathComponent("no-such-photo.jpg").path
-        expectBadInput(try await cli.bookscan(["scan", missing, "--json", "--quiet", "--no-analytics"]), path: missing, status: 3, words: "no such file")
+        let gone = try await cli.bookscan(["scan", missing, "--json", "--quiet", "--no-analytics"])
+        expectBadInput(gone, path: missing, status: 3, words: "no such file")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bad-input-dir-\(UUID().uuidString).jpg").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         expectBadInput(
