@@ -22,9 +22,9 @@ struct ServerRestartTests {
         return try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
     }
 
-    /// One worker, and every progress step held 40 ms, so a scan lasts long enough to be killed mid-way.
+    /// One worker, and every progress step held 60 ms, so a scan lasts long enough to be killed mid-way.
     func serve(port: Int) throws -> ChildProcess {
-        try ChildProcess(["serve", "--port", "\(port)", "--workers", "1", "--scan-step-delay", "0.04"])
+        try ChildProcess(["serve", "--port", "\(port)", "--workers", "1", "--scan-step-delay", "0.06"])
     }
 
     func report(_ client: ChildProcess) -> [String: Any]? {
