@@ -150,6 +150,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Corpus"],  // the bad-input corpus: read from the source tree by path, not bundled
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),

@@ -3,6 +3,7 @@
 #include "CJPEGShim.h"
 #include <stdio.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
     int warnings;
     char warning[JMSG_LENGTH_MAX];
+    /// The data ran out (libjpeg's JWRN_JPEG_EOF) before anything else went wrong: the file is truncated.
+    int ran_out_first;
 } bs_error_mgr;
 
 static void bs_error_exit(j_common_ptr cinfo) {
@@ -29,7 +32,10 @@ static void bs_output_message(j_common_ptr cinfo) {
 static void bs_emit_message(j_common_ptr cinfo, int msg_level) {
     bs_error_mgr *err = (bs_error_mgr *)cinfo->err;
     if (msg_level < 0) {
-        if (err->warnings == 0) (*cinfo->err->format_message)(cinfo, err->warning);
+        if (err->warnings == 0) {
+            (*cinfo->err->format_message)(cinfo, err->warning);
+            err->ran_out_first = cinfo->err->msg_code == JWRN_JPEG_EOF;
+        }
         err->warnings++;
     }
 }
@@ -67,10 +73,12 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length,
     if (!cinfo || !err) { free(cinfo); free(err); set_message("out of memory", errbuf, errbuf_len); return -1; }
     cinfo->err = &err->pub;
     if (setjmp(err->jump)) {
-        copy_message(err, errbuf, errbuf_len);
+        // Out of data first: say so ("Premature end of JPEG file"), not what libjpeg tripped over next.
+        if (err->ran_out_first) set_message(err->warning, errbuf, errbuf_len); else copy_message(err, errbuf, errbuf_len);
+        int status = err->ran_out_first ? -4 : -1;
         jpeg_destroy_decompress(cinfo);
         free(cinfo); free(err);
-        return -1;
+        return status;
     }
     jpeg_create_decompress(cinfo);
     jpeg_mem_src(cinfo, data, (unsigned long)length);
@@ -94,11 +102,13 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     unsigned char *volatile pixels = NULL;
     cinfo->err = &err->pub;
     if (setjmp(err->jump)) {
-        copy_message(err, errbuf, errbuf_len);
+        // Out of data first: say so ("Premature end of JPEG file"), not what libjpeg tripped over next.
+        if (err->ran_out_first) set_message(err->warning, errbuf, errbuf_len); else copy_message(err, errbuf, errbuf_len);
+        int status = err->ran_out_first ? -4 : -1;
         jpeg_destroy_decompress(cinfo);
         free(pixels);
         free(cinfo); free(err);
-        return -1;
+        return status;
     }
     jpeg_create_decompress(cinfo);
     jpeg_mem_src(cinfo, data, (unsigned long)length);
@@ -133,10 +143,11 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     jpeg_finish_decompress(cinfo);
     if (strict && err->warnings > 0) {
         set_message(err->warning, errbuf, errbuf_len);
+        int status = err->ran_out_first ? -4 : -3;
         jpeg_destroy_decompress(cinfo);
         free(pixels);
         free(cinfo); free(err);
-        return -3;
+        return status;
     }
     out->width = (int)cinfo->output_width;
     out->height = (int)cinfo->output_height;

@@ -6,10 +6,12 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(ImageFormat)
     /// The bytes are not any image format we know.
     case notAnImage
-    /// libjpeg could not decode the data (truncated, corrupt markers, …); carries its message.
+    /// libjpeg could not decode the data (corrupt markers, bogus header fields, …); carries its message.
     case corrupt(String)
-    /// libjpeg decoded the data only with corrupt-data warnings, e.g. the file ends early (strict decoding).
-    case truncatedOrCorrupt(String)
+    /// libjpeg decoded the data only with corrupt-data warnings: bad entropy data, stray markers (strict decoding).
+    case corruptData(String)
+    /// The data ends before the image does (libjpeg ran out of bytes before anything else went wrong).
+    case truncated(String)
     /// The header declares more pixels than allowed; refused before any pixel memory is allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// libjpeg could not encode.
@@ -22,7 +24,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             "it is a \(format.displayName) image, not a JPEG; convert it to JPEG first (for example: convert IN OUT.jpg)"
         case .notAnImage: "it is not an image (no JPEG signature at the start of the file)"
         case .corrupt(let message): "the JPEG data is corrupt (\(message))"
-        case .truncatedOrCorrupt(let message): "the JPEG is truncated or damaged (\(message))"
+        case .corruptData(let message): "the JPEG data is damaged (\(message))"
+        case .truncated(let message): "the JPEG is truncated: the file ends before the image does (\(message))"
         case .tooManyPixels(let w, let h, let limit): "the image is \(w)×\(h) pixels, over the limit of \(limit) pixels"
         case .encodeFailed(let message): "JPEG encoding failed (\(message))"
         }

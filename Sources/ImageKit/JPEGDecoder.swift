@@ -28,6 +28,7 @@ public enum JPEGDecoder {
         let status = data.withUnsafeBufferPointer { buffer in
             bs_jpeg_read_header(buffer.baseAddress, buffer.count, &width, &height, &components, &message, message.count)
         }
+        if status == -4 { throw .truncated(cString(message)) }
         guard status == 0 else { throw .corrupt(cString(message)) }
         return JPEGHeader(width: Int(width), height: Int(height), components: Int(components))
     }
@@ -43,7 +44,8 @@ public enum JPEGDecoder {
 
     /// Decodes to RGB. `scaleDenominator` 1, 2, 4 or 8 shrinks in the DCT domain (fast);
     /// `maxPixels` refuses a header larger than that many source pixels before allocating;
-    /// `strict` refuses data libjpeg can only decode with corrupt-data warnings (e.g. a truncated file).
+    /// `strict` refuses data libjpeg can only decode with warnings: `.truncated` when the data ran out first,
+    /// `.corruptData` for bad entropy data or stray markers. A truncated header is `.truncated` in any mode.
     public static func decode(_ data: [UInt8], scaleDenominator: Int = 1, maxPixels: Int = 0, strict: Bool = false) throws(ImageError) -> DecodedJPEG {
         try checkSignature(data)
         var out = bs_jpeg_image()
@@ -57,7 +59,8 @@ public enum JPEGDecoder {
             let header = try readHeader(data)
             throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
         }
-        if status == -3 { throw .truncatedOrCorrupt(cString(message)) }
+        if status == -3 { throw .corruptData(cString(message)) }
+        if status == -4 { throw .truncated(cString(message)) }
         guard status == 0, let base = out.pixels else { throw .corrupt(cString(message)) }
         defer { bs_jpeg_image_free(&out) }
         let count = Int(out.width) * Int(out.height) * 3

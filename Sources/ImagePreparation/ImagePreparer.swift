@@ -34,7 +34,7 @@ public struct ImagePreparer: Sendable {
 
     /// Reads and prepares the file at `path`.
     public func prepare(path: String) throws(PrepareError) -> PreparedImage {
-        let bytes = try Self.read(path)
+        let bytes = try InputFile.read(path)
         return try prepare(bytes: bytes)
     }
 
@@ -71,29 +71,13 @@ public struct ImagePreparer: Sendable {
             case .empty: throw .empty
             case .unsupportedFormat(let format): throw .unsupportedFormat(format)
             case .notAnImage: throw .notAnImage
-            case .corrupt(let message), .truncatedOrCorrupt(let message): throw .corrupt(message)
+            case .corrupt(let message), .corruptData(let message): throw .corrupt(message)
+            case .truncated(let message): throw .truncated(message)
             case .tooManyPixels(let w, let h, let limit): throw .tooLarge(width: w, height: h, limit: limit)
             case .encodeFailed(let message): throw .encodeFailed(message)
             }
         } catch {
             throw .corrupt("\(error)")
-        }
-    }
-
-    /// Reads a whole file, telling apart a missing file, a directory and one we may not read.
-    static func read(_ path: String) throws(PrepareError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound }
-        if isDirectory.boolValue { throw .isDirectory }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(FileManager.default.isReadableFile(atPath: path) ? "open failed" : "permission denied")
-        }
-        defer { try? handle.close() }
-        do {
-            guard let data = try handle.readToEnd() else { return [] }
-            return [UInt8](data)
-        } catch {
-            throw .unreadable("read failed: \(error.localizedDescription)")
         }
     }
 }

@@ -30,6 +30,10 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public var firstEventSeconds: Double?
     public var totalSeconds: Double
     public var bytesUp: Int?
+    /// PUTs sent for the job, retries and the resubmission included (absent when nothing was uploaded, and in older records).
+    public var uploadAttempts: Int?
+    /// 1 when the server lost the job (404, e.g. after a restart) and it was resubmitted with the same jobId and bytes.
+    public var resubmissions: Int?
     public var spinesFound: Int?
     /// Hash of the network path (default route interface, gateway, gateway MAC, proxy settings).
     public var network: String
@@ -60,6 +64,8 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         firstEventSeconds = report.firstEventSeconds
         totalSeconds = report.totalSeconds
         bytesUp = report.bytesUp
+        uploadAttempts = report.jobId == nil ? nil : report.uploadAttempts
+        resubmissions = report.jobId == nil ? nil : report.resubmissions
         spinesFound = report.spineCount
         self.network = network
         self.server = server

@@ -75,6 +75,10 @@ public struct ScanReport: Codable, Sendable {
     /// Fills the tracking fields from a tracked run.
     mutating func record(_ run: TrackedRun) {
         strategy = run.strategy.name
+        if run.strategy == .websocket, socketFailures > 0 {
+            // A resubmission's socket carried the end, but the first submission's socket had failed.
+            strategy = ProgressStrategy.websocketReconnected.name
+        }
         if case .pollingFallback(let reason, let status, let phase) = run.strategy {
             fallbackReason = reason
             fallbackStatus = status

@@ -1,4 +1,5 @@
 import Foundation
+import ImagePreparation
 import ScanClient
 import ScanProtocol
 import Synchronization
@@ -40,8 +41,13 @@ struct BatchRunner: Sendable {
                     next += 1
                     running += 1
                     group.addTask {
-                        let report = await runner.scan(
+                        var report = await runner.scan(
                             image: photo.path, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: false, command: "batch")
+                        if report.inputError == .notFound {
+                            // It was there when the folder was listed: it vanished before its turn.
+                            report.inputError = .vanished("deleted after the folder was listed, before its turn")
+                            report.error = report.inputError?.description
+                        }
                         var stored = report
                         stored.image = photo.relative
                         do {

@@ -12,6 +12,8 @@ struct BatchSummary: Codable, Sendable {
         var image: String
         var outcome: String
         var reason: String
+        /// The exit code `bookscan scan` gives this photo alone (e.g. 16 for a truncated JPEG).
+        var exitCode: Int32
     }
 
     var total: Int
@@ -43,7 +45,10 @@ struct BatchSummary: Codable, Sendable {
             stopped += 1
         default:
             failed += 1
-            failures.append(Failure(image: report.image, outcome: report.outcome.rawValue, reason: report.error ?? report.outcome.rawValue))
+            failures.append(
+                Failure(
+                    image: report.image, outcome: report.outcome.rawValue, reason: report.error ?? report.outcome.rawValue,
+                    exitCode: ExitStatus(report).rawValue))
         }
         if let strategy = report.strategy { strategies[strategy, default: 0] += 1 }
         scanSeconds += report.totalSeconds

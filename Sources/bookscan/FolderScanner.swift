@@ -64,6 +64,12 @@ struct FolderScanner {
                 skipped.append(Skipped(relative: rel, reason: "not a .jpg/.jpeg file"))
                 continue
             }
+            var info = stat()
+            guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                // A FIFO would be read twice (hash, then scan) and block with no writer; a device never ends.
+                skipped.append(Skipped(relative: rel, reason: "not a regular file (FIFO, socket or device)"))
+                continue
+            }
             photos.append(Found(path: url.path, relative: rel))
         }
     }

@@ -11,6 +11,8 @@ struct CLITests {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// False when the process ended by a signal (a crash), not by exit().
+        var exitedNormally = true
     }
 
     /// Analytics and memory of these runs go here, never into the user's state directory.
@@ -36,10 +38,11 @@ struct CLITests {
 
     /// Runs the binary to its end. The waiting happens on a thread of its own, never on the
     /// cooperative pool: a child talking to a service in this process must not starve it.
-    func bookscan(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    /// `launcher` runs the binary through another program (e.g. `setpriv …`), which gets its path first.
+    func bookscan(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment, launcher: launcher) })
             }.start()
         }
     }
@@ -54,10 +57,15 @@ struct CLITests {
         }
     }
 
-    private func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
+    private func runBlocking(_ arguments: [String], environment: [String: String], launcher: [String]) throws -> Run {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "BOOKSCAN_SERVER")
         env.removeValue(forKey: "BOOKSCAN_TOKEN")
@@ -71,7 +79,9 @@ struct CLITests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+            exitedNormally: process.terminationReason == .exit)
     }
 
     func temporary(_ bytes: [UInt8], _ name: String) throws -> String {
@@ -90,10 +100,10 @@ struct CLITests {
         let empty = try temporary([], "empty.jpg")
         let cases: [(String, Int32, String)] = [
             ("/nonexistent/shelf.jpg", 3, "no such file"),
-            (FileManager.default.temporaryDirectory.path, 4, "directory"),
+            (FileManager.default.temporaryDirectory.path, 14, "directory"),
             (png, 5, "PNG"),
-            (truncated, 6, "truncated"),
-            (empty, 6, "empty"),
+            (truncated, 16, "truncated"),
+            (empty, 15, "empty"),
         ]
         for (path, status, words) in cases {
             let run = try await bookscan(["scan", path])

@@ -69,10 +69,10 @@ struct ImagePreparationTests {
         #expect(prepareError(try write(Array("hello, world".utf8), "text.jpg")) == .notAnImage)
     }
 
-    @Test("a truncated JPEG and corrupt markers are refused, not decoded into grey")
+    @Test("a truncated JPEG and corrupt markers are refused (each as itself), not decoded into grey")
     func truncatedAndCorrupt() throws {
         let jpeg = try validJPEG()
-        guard case .corrupt = prepareError(try write(Array(jpeg.prefix(jpeg.count / 2)), "truncated.jpg")) else {
+        guard case .truncated = prepareError(try write(Array(jpeg.prefix(jpeg.count / 2)), "truncated.jpg")) else {
             Issue.record("truncated JPEG was accepted")
             return
         }

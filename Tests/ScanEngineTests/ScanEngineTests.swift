@@ -176,7 +176,8 @@ struct ScanEngineTests {
             try scan([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01])
             Issue.record("corrupt JPEG scanned")
         } catch {
-            guard case .image(.corrupt) = error else {
+            // The APP0 segment claims 16 bytes and 8 follow: the data runs out, so it is a truncated JPEG.
+            guard case .image(.truncated) = error else {
                 Issue.record("unexpected error \(error)")
                 return
             }

@@ -12,14 +12,17 @@ typedef struct {
     unsigned char *pixels;/// RGB, row-major, width*height*3 bytes
 } bs_jpeg_image;
 
-/// Reads only the header. Returns 0 on success, -1 on error (message in errbuf).
+/// Reads only the header. Returns 0 on success, -1 on error, -4 when the data ends inside the header
+/// (message in errbuf).
 int bs_jpeg_read_header(const unsigned char *data, size_t length,
                         int *width, int *height, int *components,
                         char *errbuf, size_t errbuf_len);
 
 /// Decodes to RGB with DCT scaling 1/scale_denom (1, 2, 4 or 8).
 /// max_pixels bounds the *source* width*height; a bigger header fails (-2) before any allocation.
-/// strict != 0 turns corrupt-data warnings (a truncated file, bad entropy data) into errors (-3).
+/// strict != 0 turns corrupt-data warnings (bad entropy data, stray markers) into errors (-3).
+/// -4: the data ran out before anything else went wrong (a truncated file): an error in strict mode,
+/// and whenever libjpeg itself gives up after running out.
 /// Returns 0 on success, negative on error (message in errbuf); out is filled on success only.
 int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
                    unsigned long long max_pixels, int strict, bs_jpeg_image *out,
