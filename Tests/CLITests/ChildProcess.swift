@@ -6,6 +6,7 @@ import Synchronization
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
+    private let closedPipes = Atomic<Int>(0)
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = CLITests.binary
@@ -25,7 +26,10 @@ final class ChildProcess: @unchecked Sendable {
             Thread { [self] in
                 while true {
                     let data = handle.availableData  // blocks; empty at end of file
-                    if data.isEmpty { return }
+                    if data.isEmpty {
+                        self.closedPipes.add(1, ordering: .relaxed)
+                        return
+                    }
                     self.output.withLock { if isStdout { $0.stdout.append(data) } else { $0.stderr.append(data) } }
                 }
             }.start()
@@ -47,15 +51,20 @@ final class ChildProcess: @unchecked Sendable {
         return await condition()
     }
 
-    /// Waits for the process to end, on a thread of its own; the exit status (or signal number).
+    /// Waits for the process to end, on a thread of its own, and for its output to be read to the
+    /// end; the exit status (or signal number).
     func exit() async -> Int32 {
         await CLITests.wait([process])
+        _ = await Self.until(.seconds(10)) { closedPipes.load(ordering: .relaxed) == 2 }
         return process.terminationStatus
     }
 
-    /// `bookscan serve` prints `listening on http://HOST:PORT`: the port, once it has.
+    /// `bookscan serve` prints `bookscan serve: listening on SCHEME://HOST:PORT`: the port, once it has.
     var listeningPort: Int? {
-        guard let range = stderr.range(of: "listening on http://127.0.0.1:") else { return nil }
-        return Int(stderr[range.upperBound...].prefix { $0.isNumber })
+        guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("bookscan serve: listening on ") }),
+            let scheme = line.range(of: "://"),
+            let colon = line[scheme.upperBound...].firstIndex(of: ":")
+        else { return nil }
+        return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
     }
 }
