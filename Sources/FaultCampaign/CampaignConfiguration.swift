@@ -28,9 +28,9 @@ public struct CampaignConfiguration: Sendable {
     public var analyticsLog: String?
 
     public init(
-        jobs: Int, seed: UInt64, concurrency: Int = 6, images: [String], longSide: Int = 640,
+        jobs: Int, seed: UInt64, concurrency: Int = 9, images: [String], longSide: Int = 320,
         tracker: TrackerSettings = CampaignConfiguration.trackerSettings, heartbeat: Duration = .milliseconds(200),
-        scanStepDelay: Duration = .milliseconds(30), workers: Int = 16, maxEventsBeforeFault: Int = 12, jobTimeout: Duration = .seconds(90),
+        scanStepDelay: Duration = .milliseconds(200), workers: Int = 16, maxEventsBeforeFault: Int = 5, jobTimeout: Duration = .seconds(90),
         analyticsLog: String? = nil
     ) {
         self.jobs = jobs

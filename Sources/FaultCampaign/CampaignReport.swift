@@ -29,6 +29,7 @@ public struct CampaignReport: Sendable, Codable {
                 jobs, passed, jobs - passed, passRate, seed, concurrency, wallSeconds))
         for job in failedJobs {
             lines.append("FAILED job \(job.job.number) \((job.job.image as NSString).lastPathComponent) \(job.job.fault): \(job.failures.joined(separator: "; "))")
+            if let trace = job.trace { lines.append("    \(trace)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -105,7 +105,7 @@ public struct CampaignRunner: Sendable {
     /// One job: its own proxy in front of the shared service, the real client, the checks that
     /// need no analytics read-back, and the record appended exactly as the CLI appends it.
     private func run(_ job: CampaignJob, port: Int, baseline: ScanResult?, log: AnalyticsLog) async -> JobOutcome {
-        var outcome = JobOutcome(job: job, jobId: nil, outcome: "not_run", classification: nil, seconds: 0, failures: [])
+        var outcome = JobOutcome(job: job, jobId: nil, outcome: "not_run", classification: nil, seconds: 0, failures: [], trace: nil)
         let proxy: FaultProxy
         do { proxy = try await FaultProxy.start(upstreamPort: port, plan: job.fault.plan()) } catch {
             outcome.failures = ["the fault proxy did not start: \(error)"]
@@ -131,7 +131,20 @@ public struct CampaignRunner: Sendable {
             version: ScanServer.version)
         do { try log.append(record) } catch { failures.append("analytics record not written: \(error)") }
         outcome.failures = failures
+        outcome.trace = Self.trace(report, proxy: proxy)
         return outcome
+    }
+
+    /// What the proxy did to each connection, then the client's counters: enough to see why a job failed.
+    static func trace(_ report: ScanReport, proxy: FaultProxy) -> String {
+        let connections = proxy.requests.map { request, fault in
+            "\(request.kind)#\(request.ordinal) \(request.path.split(separator: "/").last ?? "") → \(fault)"
+        }
+        let events = report.eventsByPath.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let timing = [("upload", report.uploadSeconds), ("first event", report.firstEventSeconds), ("total", report.totalSeconds)]
+            .compactMap { name, value in value.map { String(format: "%@ %.2f s", name, $0) } }.joined(separator: ", ")
+        return "connections: \(connections.joined(separator: "; ")) | uploads \(report.uploadAttempts), socket failures \(report.socketFailures), "
+            + "reconnects \(report.reconnects), polls \(report.polls), events {\(events)}, \(timing)"
     }
 
     /// Reads the log back: each job must have exactly one record, classified as its fault implies.

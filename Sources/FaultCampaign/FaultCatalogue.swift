@@ -11,7 +11,7 @@ public struct FaultCatalogue: Sendable {
     /// Most events a socket fault lets through first (kept well inside a job).
     public var maxEventsBeforeFault: Int
 
-    public init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 12) {
+    public init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 5) {
         self.images = images
         self.maxEventsBeforeFault = max(1, maxEventsBeforeFault)
     }

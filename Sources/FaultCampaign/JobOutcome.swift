@@ -10,6 +10,8 @@ public struct JobOutcome: Sendable, Codable {
     public var seconds: Double
     /// Failed checks, each one line; empty when the job passed.
     public var failures: [String]
+    /// For a failed job: what the proxy did to each connection and the client's counters.
+    public var trace: String?
 
     public var passed: Bool { failures.isEmpty }
 }

@@ -16,7 +16,11 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     @Option(help: "Seed of the random faults (the same seed draws the same campaign).")
     var seed: UInt64 = 6
     @Option(help: "Jobs in flight at once.")
-    var concurrency = 6
+    var concurrency = 9
+    @Option(name: .customLong("long-side"), help: "Long side images are prepared to before upload.")
+    var longSide = 320
+    @Option(name: .customLong("step-delay-ms"), help: "The service's pause after each progress event, in milliseconds.")
+    var stepDelayMilliseconds = 200
     @Option(help: "Folder of JPEG images to scan.")
     var images = "SampleImages"
     @Option(name: .customLong("analytics-log"), help: "Keep the analytics log here (default: a temporary file, removed after).")
@@ -29,6 +33,8 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     func validate() throws {
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        guard longSide >= 64 else { throw ValidationError("--long-side must be at least 64") }
+        guard stepDelayMilliseconds >= 0 else { throw ValidationError("--step-delay-ms must not be negative") }
     }
 
     func run() async throws {
@@ -37,7 +43,9 @@ struct FaultCampaignCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("fault-campaign: \(images): no .jpg images found\n".utf8))
             throw ExitCode(2)
         }
-        let configuration = CampaignConfiguration(jobs: jobs, seed: seed, concurrency: concurrency, images: paths, analyticsLog: analyticsLog)
+        let configuration = CampaignConfiguration(
+            jobs: jobs, seed: seed, concurrency: concurrency, images: paths, longSide: longSide,
+            scanStepDelay: .milliseconds(stepDelayMilliseconds), analyticsLog: analyticsLog)
         let verbose = self.verbose
         let report: CampaignReport
         do {
