@@ -22,6 +22,8 @@ public struct CampaignConfiguration: Sendable {
     public var workers: Int
     /// Most events a socket fault lets through first.
     public var maxEventsBeforeFault: Int
+    /// The fault kinds drawn (all by default).
+    public var kinds: [FaultKind] = FaultKind.allCases
     /// A job not finished by then counts as failed (`timed_out`).
     public var jobTimeout: Duration
     /// The analytics log the jobs append to; a fresh temporary file when nil.

@@ -19,7 +19,7 @@ public struct CampaignRunner: Sendable {
 
     /// The jobs the configuration draws (the same for the same seed and images).
     public func jobs() throws(CampaignError) -> [CampaignJob] {
-        FaultCatalogue(images: try preparedSizes(), maxEventsBeforeFault: configuration.maxEventsBeforeFault)
+        FaultCatalogue(images: try preparedSizes(), maxEventsBeforeFault: configuration.maxEventsBeforeFault, kinds: configuration.kinds)
             .draw(jobs: configuration.jobs, seed: configuration.seed)
     }
 

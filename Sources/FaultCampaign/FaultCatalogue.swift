@@ -1,5 +1,5 @@
 /// Draws a campaign from a seed: fault kinds in shuffled rounds (so every kind appears once per
-/// round of `FaultKind.allCases.count` jobs), each with random parameters and a random image.
+/// round of `kinds.count` jobs), each with random parameters and a random image.
 public struct FaultCatalogue: Sendable {
     /// Statuses a refused upgrade gets.
     public static let refusedStatuses = [503, 404, 426]
@@ -10,10 +10,13 @@ public struct FaultCatalogue: Sendable {
     public var images: [(path: String, uploadBytes: Int)]
     /// Most events a socket fault lets through first (kept well inside a job).
     public var maxEventsBeforeFault: Int
+    /// The kinds drawn (all by default).
+    public var kinds: [FaultKind]
 
-    public init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 5) {
+    public init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 5, kinds: [FaultKind] = FaultKind.allCases) {
         self.images = images
         self.maxEventsBeforeFault = max(1, maxEventsBeforeFault)
+        self.kinds = kinds.isEmpty ? FaultKind.allCases : kinds
     }
 
     /// The same seed and images always give the same jobs.
@@ -22,7 +25,7 @@ public struct FaultCatalogue: Sendable {
         var random = CampaignRandom(seed: seed)
         var round: [FaultKind] = []
         return (0..<max(0, count)).map { index in
-            if round.isEmpty { round = FaultKind.allCases.shuffled(using: &random) }
+            if round.isEmpty { round = kinds.shuffled(using: &random) }
             let kind = round.removeFirst()
             let image = images[Int.random(in: 0..<images.count, using: &random)]
             let fault = parameters(for: kind, uploadBytes: image.uploadBytes, random: &random)

@@ -3,6 +3,8 @@ import FaultCampaign
 import Foundation
 import ScanProtocol
 
+extension FaultKind: ExpressibleByArgument {}
+
 /// `fault-campaign`: N jobs through the fault-injecting proxy; a per-fault table; exit 1 on any failure.
 @main
 struct FaultCampaignCommand: AsyncParsableCommand {
@@ -21,6 +23,8 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     var longSide = 320
     @Option(name: .customLong("step-delay-ms"), help: "The service's pause after each progress event, in milliseconds.")
     var stepDelayMilliseconds = 200
+    @Option(name: .customLong("only"), help: "Draw only this fault kind (repeatable): \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var only: [FaultKind] = []
     @Option(help: "Folder of JPEG images to scan.")
     var images = "SampleImages"
     @Option(name: .customLong("analytics-log"), help: "Keep the analytics log here (default: a temporary file, removed after).")
@@ -43,9 +47,10 @@ struct FaultCampaignCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("fault-campaign: \(images): no .jpg images found\n".utf8))
             throw ExitCode(2)
         }
-        let configuration = CampaignConfiguration(
+        var configuration = CampaignConfiguration(
             jobs: jobs, seed: seed, concurrency: concurrency, images: paths, longSide: longSide,
             scanStepDelay: .milliseconds(stepDelayMilliseconds), analyticsLog: analyticsLog)
+        if !only.isEmpty { configuration.kinds = only }
         let verbose = self.verbose
         let report: CampaignReport
         do {
