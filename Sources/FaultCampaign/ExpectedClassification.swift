@@ -8,24 +8,32 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     public var fallbackPhase: String?
     /// Socket failures the record must show at least (a reconnected run failed at least once).
     public var minimumSocketFailures: Int
+    /// Socket failures the record may show at most (nil: no bound). One faulted socket is one failure;
+    /// a refusal that cannot change on retry is not retried.
+    public var maximumSocketFailures: Int?
 
-    public init(strategy: String, fallbackReason: String? = nil, fallbackStatus: Int? = nil, fallbackPhase: String? = nil, minimumSocketFailures: Int = 0) {
+    public init(
+        strategy: String, fallbackReason: String? = nil, fallbackStatus: Int? = nil, fallbackPhase: String? = nil,
+        minimumSocketFailures: Int = 0, maximumSocketFailures: Int? = nil
+    ) {
         self.strategy = strategy
         self.fallbackReason = fallbackReason
         self.fallbackStatus = fallbackStatus
         self.fallbackPhase = fallbackPhase
         self.minimumSocketFailures = minimumSocketFailures
+        self.maximumSocketFailures = maximumSocketFailures
     }
 
     public static let websocket = ExpectedClassification(strategy: "websocket")
-    public static let reconnected = ExpectedClassification(strategy: "websocket_reconnected", minimumSocketFailures: 1)
-    public static let polling = ExpectedClassification(strategy: "polling")
+    /// Only the first open socket is faulted: exactly one failure, then the WebSocket carries the end.
+    public static let reconnected = ExpectedClassification(strategy: "websocket_reconnected", minimumSocketFailures: 1, maximumSocketFailures: 1)
+    public static let polling = ExpectedClassification(strategy: "polling", maximumSocketFailures: 0)
 
     /// A polling fallback before any event, for this reason (and status of a refused upgrade).
     public static func fallback(_ reason: String, status: Int? = nil) -> ExpectedClassification {
         ExpectedClassification(
             strategy: "polling_fallback", fallbackReason: reason, fallbackStatus: status, fallbackPhase: "before_first_event",
-            minimumSocketFailures: 0)
+            minimumSocketFailures: reason == "refused" ? 1 : 0, maximumSocketFailures: reason == "refused" ? 1 : nil)
     }
 
     public var description: String {
@@ -48,6 +56,9 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
         }
         if record.socketFailures < minimumSocketFailures {
             problems.append("record shows \(record.socketFailures) socket failures, expected at least \(minimumSocketFailures)")
+        }
+        if let maximumSocketFailures, record.socketFailures > maximumSocketFailures {
+            problems.append("record shows \(record.socketFailures) socket failures, expected at most \(maximumSocketFailures)")
         }
         return problems
     }
