@@ -30,9 +30,9 @@ public struct CampaignConfiguration: Sendable {
     public var analyticsLog: String?
 
     public init(
-        jobs: Int, seed: UInt64, concurrency: Int = 9, images: [String], longSide: Int = 320,
+        jobs: Int, seed: UInt64, concurrency: Int = 12, images: [String], longSide: Int = 320,
         tracker: TrackerSettings = CampaignConfiguration.trackerSettings, heartbeat: Duration = .milliseconds(200),
-        scanStepDelay: Duration = .milliseconds(200), workers: Int = 16, maxEventsBeforeFault: Int = 5, jobTimeout: Duration = .seconds(90),
+        scanStepDelay: Duration = .milliseconds(400), workers: Int = 24, maxEventsBeforeFault: Int = 3, jobTimeout: Duration = .seconds(90),
         analyticsLog: String? = nil
     ) {
         self.jobs = jobs
@@ -49,9 +49,10 @@ public struct CampaignConfiguration: Sendable {
         self.analyticsLog = analyticsLog
     }
 
-    /// Fast tracker timings: 250 ms polls, 2 s to a first frame, 1.5 s of silence (7 heartbeats).
+    /// Fast tracker timings with room for a loaded 2-core machine: 250 ms polls, 3 s to a first
+    /// frame, 2 s of silence (10 missed heartbeats) is dead.
     public static let trackerSettings = TrackerSettings(
-        pollInterval: .milliseconds(250), firstFrameDeadline: .seconds(2), socketGiveUp: .seconds(5), silenceTimeout: .milliseconds(1500),
+        pollInterval: .milliseconds(250), firstFrameDeadline: .seconds(3), socketGiveUp: .seconds(6), silenceTimeout: .seconds(2),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
     /// The `.jpg` files of a folder, sorted.

@@ -18,11 +18,11 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     @Option(help: "Seed of the random faults (the same seed draws the same campaign).")
     var seed: UInt64 = 6
     @Option(help: "Jobs in flight at once.")
-    var concurrency = 9
+    var concurrency = 12
     @Option(name: .customLong("long-side"), help: "Long side images are prepared to before upload.")
     var longSide = 320
     @Option(name: .customLong("step-delay-ms"), help: "The service's pause after each progress event, in milliseconds.")
-    var stepDelayMilliseconds = 200
+    var stepDelayMilliseconds = 400
     @Option(name: .customLong("only"), help: "Draw only this fault kind (repeatable): \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var only: [FaultKind] = []
     @Option(help: "Folder of JPEG images to scan.")

@@ -18,7 +18,7 @@ struct FaultCampaignTests {
     @Test("54 jobs through the fault proxy (every fault kind 6 times): 100 % complete and correct")
     func ciCampaign() async throws {
         try #require(!Self.sampleImages.isEmpty)
-        let runner = CampaignRunner(configuration: CampaignConfiguration(jobs: Self.ciJobs, seed: Self.ciSeed, concurrency: 9, images: Self.sampleImages))
+        let runner = CampaignRunner(configuration: CampaignConfiguration(jobs: Self.ciJobs, seed: Self.ciSeed, concurrency: 12, images: Self.sampleImages))
         let report = try await runner.run()
         #expect(report.jobs == Self.ciJobs)
         for summary in report.byFault { #expect(summary.jobs >= 2, "\(summary.kind) ran \(summary.jobs) times") }
