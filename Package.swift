@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bookscan", targets: ["bookscan"]),
+        .executable(name: "fault-campaign", targets: ["FaultCampaignRunner"]),
         .library(name: "ScanProtocol", targets: ["ScanProtocol"]),
         .library(name: "ScanService", targets: ["ScanService"]),
     ],
@@ -86,6 +87,21 @@ let package = Package(
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "FaultCampaign",
+            dependencies: [
+                "FaultProxy", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FaultCampaignRunner",
+            dependencies: [
+                "FaultCampaign", "ScanProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "bookscan",
             dependencies: [
@@ -140,6 +156,11 @@ let package = Package(
         .testTarget(
             name: "ScanClientTests",
             dependencies: ["ScanClient", "ScanProtocol", "ScanService", "ImagePreparation", "ImageKit", "FaultProxy"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FaultCampaignTests",
+            dependencies: ["FaultCampaign", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),

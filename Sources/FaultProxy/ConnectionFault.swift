@@ -4,30 +4,35 @@ public enum ConnectionFault: Sendable, Equatable {
     case passThrough
     /// Answer at once with this HTTP status and close; the server never sees the request.
     case respond(status: Int)
-    /// Forward the request and the server's response head, then swallow everything both ways
-    /// while keeping the TCP connection open (a proxy that accepts an upgrade but passes no frames).
+    /// Wait this long, then answer with this HTTP status and close (a slow failing proxy).
+    case respondAfter(Duration, status: Int)
+    /// Once the server accepts the upgrade (101), forward the response head, then swallow
+    /// everything both ways while keeping the TCP connection open (a proxy that passes no frames).
+    /// A refused upgrade passes through untouched.
     case silentAfterResponseHead
-    /// After the upgrade, forward this many server event frames, then reset the connection.
+    /// After an accepted upgrade, forward this many server event frames, then close the
+    /// connection (FIN, no WebSocket close frame).
     case dropAfterEvents(Int)
-    /// Forward this many request bytes, then reset the connection (an upload cut mid-body).
+    /// After an accepted upgrade, forward this many server event frames, then reset the connection
+    /// (SO_LINGER 0 and close: the peers see a TCP RST).
+    case resetAfterEvents(Int)
+    /// After an accepted upgrade, forward this many server event frames, then swallow everything
+    /// both ways while keeping the connection open (a middlebox that stops passing frames mid-scan).
+    case swallowAfterEvents(Int)
+    /// Forward this many request bytes, then reset the connection with a TCP RST (an upload cut mid-body).
     case resetAfterRequestBytes(Int)
     /// Hold every chunk this long, both ways (latency).
     case delay(Duration)
+    /// Latency plus a bandwidth limit in bytes per second, each way (a slow link).
+    case shaped(latency: Duration, bytesPerSecond: Int)
     /// Forward the request, then never answer (a server slow to accept).
     case stall
+
+    /// Whether the fault only acts on a connection whose upgrade the server accepted.
+    var actsAfterUpgrade: Bool {
+        switch self {
+        case .silentAfterResponseHead, .dropAfterEvents, .resetAfterEvents, .swallowAfterEvents: true
+        default: false
+        }
+    }
 }
-
-/// The first request of a connection, as the proxy saw it.
-public struct ProxiedRequest: Sendable, Equatable {
-    public var method: String
-    public var path: String
-    public var isUpgrade: Bool
-    /// 1 for the first request of the same kind (upgrade, PUT, GET, …), 2 for the next, and so on.
-    public var ordinal: Int
-
-    /// The kind used for counting: `upgrade`, or the HTTP method.
-    public var kind: String { isUpgrade ? "upgrade" : method }
-}
-
-/// Chooses a fault per connection.
-public typealias FaultPlan = @Sendable (ProxiedRequest) -> ConnectionFault

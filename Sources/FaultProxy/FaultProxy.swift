@@ -1,9 +1,8 @@
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A TCP proxy on loopback between a client and a scan service that injects the faults broken
-/// networks and middleboxes cause: refused upgrades, silent sockets, drops, resets, latency.
+/// networks and middleboxes cause: refused upgrades, silent sockets, drops, resets, latency, bandwidth.
 /// Tests point the client at `baseURL`; the service itself runs unmodified behind it.
 public final class FaultProxy: Sendable {
     public let port: Int
@@ -36,25 +35,10 @@ public final class FaultProxy: Sendable {
     /// Every first request the proxy saw, with the fault it applied.
     public var requests: [(ProxiedRequest, ConnectionFault)] { log.entries }
 
+    /// Upgrades the server accepted (101) through this proxy.
+    public var acceptedUpgrades: Int { log.acceptedUpgrades }
+
     public func stop() async {
         try? await channel.close()
     }
-}
-
-/// Counts requests per kind and remembers decisions.
-final class FaultLog: Sendable {
-    private let state = Mutex<(counts: [String: Int], entries: [(ProxiedRequest, ConnectionFault)])>(([:], []))
-
-    func next(method: String, path: String, isUpgrade: Bool, plan: FaultPlan) -> (ProxiedRequest, ConnectionFault) {
-        let request: ProxiedRequest = state.withLock { s in
-            let kind = isUpgrade ? "upgrade" : method
-            s.counts[kind, default: 0] += 1
-            return ProxiedRequest(method: method, path: path, isUpgrade: isUpgrade, ordinal: s.counts[kind, default: 0])
-        }
-        let fault = plan(request)
-        state.withLock { $0.entries.append((request, fault)) }
-        return (request, fault)
-    }
-
-    var entries: [(ProxiedRequest, ConnectionFault)] { state.withLock { $0.entries } }
 }

@@ -1,22 +1,51 @@
 import NIOCore
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Moves bytes between the client and server channels of one connection (both on one event
 /// loop), applying the connection's fault.
 final class FaultRelay {
     private let fault: ConnectionFault
+    private let isUpgrade: Bool
+    private let log: FaultLog
     private let client: any Channel
     private var upstream: (any Channel)?
     private var pendingToServer: [ByteBuffer] = []
     private var requestBytes = 0
     private var responseHeadDone = false
     private var responseHead = ByteBuffer()
+    /// The server accepted the upgrade (101): the after-upgrade faults apply.
+    private var upgraded = false
+    private var swallowing = false
     private var frames = WebSocketFrameCounter()
     private var finished = false
+    private var toClientPipe: ShapedPipe?
+    private var toServerPipe: ShapedPipe?
 
-    init(fault: ConnectionFault, client: any Channel) {
+    init(fault: ConnectionFault, isUpgrade: Bool, log: FaultLog, client: any Channel) {
         self.fault = fault
+        self.isUpgrade = isUpgrade
+        self.log = log
         self.client = client
+        let shaping: (Duration, Int?)? =
+            switch fault {
+            case .delay(let latency): (latency, nil)
+            case .shaped(let latency, let bytesPerSecond): (latency, bytesPerSecond)
+            default: nil
+            }
+        if let (latency, bytesPerSecond) = shaping {
+            toClientPipe = ShapedPipe(eventLoop: client.eventLoop, latency: latency, bytesPerSecond: bytesPerSecond) { [client] in
+                client.writeAndFlush($0, promise: nil)
+            }
+            toServerPipe = ShapedPipe(eventLoop: client.eventLoop, latency: latency, bytesPerSecond: bytesPerSecond) { [weak self] in
+                self?.writeToServer($0)
+            }
+        }
     }
 
     func attach(upstream: any Channel) {
@@ -26,11 +55,8 @@ final class FaultRelay {
     }
 
     func fromClient(_ buffer: inout ByteBuffer) {
-        guard !finished, buffer.readableBytes > 0 else { return }
-        switch fault {
-        case .silentAfterResponseHead where responseHeadDone:
-            return
-        case .resetAfterRequestBytes(let limit):
+        guard !finished, !swallowing, buffer.readableBytes > 0 else { return }
+        if case .resetAfterRequestBytes(let limit) = fault {
             let allowed = max(0, limit - requestBytes)
             if buffer.readableBytes > allowed {
                 if allowed > 0, let slice = buffer.readSlice(length: allowed) { toServer(slice) }
@@ -39,56 +65,54 @@ final class FaultRelay {
                 return
             }
             requestBytes += buffer.readableBytes
-            toServer(buffer)
-        case .delay(let delay):
-            let copy = buffer
-            client.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)) {
-                self.toServer(copy)
-            }
-        default:
-            toServer(buffer)
         }
+        toServer(buffer)
     }
 
     func fromServer(_ buffer: inout ByteBuffer) {
-        guard !finished else { return }
-        switch fault {
-        case .stall:
-            return
-        case .silentAfterResponseHead:
-            if responseHeadDone { return }
-            forwardResponseHead(&buffer)
-        case .dropAfterEvents(let limit):
-            if !responseHeadDone {
-                forwardResponseHead(&buffer)
-                guard buffer.readableBytes > 0 else { return }
+        guard !finished, !swallowing else { return }
+        if case .stall = fault { return }
+        if !responseHeadDone {
+            guard let head = takeResponseHead(&buffer) else { return }
+            toClient(head)
+            if case .silentAfterResponseHead = fault, upgraded {
+                swallowing = true
+                return
             }
+            guard buffer.readableBytes > 0 else { return }
+        }
+        switch fault {
+        case .dropAfterEvents(let limit), .resetAfterEvents(let limit), .swallowAfterEvents(let limit):
+            guard upgraded else { return toClient(buffer) }
             let (forwardable, reachedLimit) = frames.take(&buffer, eventLimit: limit)
-            if forwardable.readableBytes > 0 { client.writeAndFlush(forwardable, promise: nil) }
-            if reachedLimit { reset() }
-        case .delay(let delay):
-            let copy = buffer
-            client.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)) {
-                self.client.writeAndFlush(copy, promise: nil)
+            if forwardable.readableBytes > 0 { toClient(forwardable) }
+            guard reachedLimit else { return }
+            switch fault {
+            case .dropAfterEvents: close()
+            case .resetAfterEvents: reset()
+            default: swallowing = true
             }
         default:
-            client.writeAndFlush(buffer, promise: nil)
+            toClient(buffer)
         }
     }
 
-    /// Forwards bytes up to the end of the response head; leaves the rest in `buffer`.
-    private func forwardResponseHead(_ buffer: inout ByteBuffer) {
+    /// Collects the response head; returns it once complete (the rest stays in `buffer`), noting
+    /// whether the server accepted an upgrade.
+    private func takeResponseHead(_ buffer: inout ByteBuffer) -> ByteBuffer? {
         responseHead.writeImmutableBuffer(buffer)
+        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
         let view = Array(responseHead.readableBytesView)
-        guard let end = Self.find([13, 10, 13, 10], in: view) else {
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-            return
-        }
-        let headLength = end + 4
-        if let head = responseHead.readSlice(length: headLength) { client.writeAndFlush(head, promise: nil) }
+        guard let end = Self.find([13, 10, 13, 10], in: view), let head = responseHead.readSlice(length: end + 4) else { return nil }
         responseHeadDone = true
+        let statusLine = String(decoding: view.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
+        if isUpgrade, statusLine.count > 1, statusLine[1] == "101" {
+            upgraded = true
+            log.upgradeAccepted()
+        }
         buffer = responseHead
         responseHead = ByteBuffer()
+        return head
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
@@ -97,14 +121,35 @@ final class FaultRelay {
         return nil
     }
 
+    private func toClient(_ buffer: ByteBuffer) {
+        if let toClientPipe { toClientPipe.enqueue(buffer) } else { client.writeAndFlush(buffer, promise: nil) }
+    }
+
     private func toServer(_ buffer: ByteBuffer) {
+        if let toServerPipe { toServerPipe.enqueue(buffer) } else { writeToServer(buffer) }
+    }
+
+    private func writeToServer(_ buffer: ByteBuffer) {
+        guard !finished else { return }
         if let upstream { upstream.writeAndFlush(buffer, promise: nil) } else { pendingToServer.append(buffer) }
     }
 
-    /// Cuts both sides at once, mid-stream: no WebSocket close frame, no HTTP response.
-    private func reset() {
+    /// Closes both sides at once, mid-stream (FIN): no WebSocket close frame, no HTTP response.
+    private func close() {
         finished = true
         for channel in [client, upstream].compactMap({ $0 }) { channel.close(promise: nil) }
+    }
+
+    /// Resets both sides: SO_LINGER 0, then close, so each peer gets a TCP RST instead of a FIN.
+    private func reset() {
+        finished = true
+        for channel in [client, upstream].compactMap({ $0 }) {
+            guard let provider = channel as? any SocketOptionProvider else {
+                channel.close(promise: nil)
+                continue
+            }
+            provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     func clientClosed() {
@@ -114,56 +159,16 @@ final class FaultRelay {
     }
 
     func serverClosed() {
-        if case .silentAfterResponseHead = fault, responseHeadDone { return }
-        finished = true
-        client.close(promise: nil)
-    }
-}
-
-/// Splits server-to-client WebSocket bytes into frames and counts event frames, so a drop can be
-/// placed exactly after the Nth event.
-struct WebSocketFrameCounter {
-    private var carry = ByteBuffer()
-    private(set) var events = 0
-
-    /// Returns the bytes that may be forwarded, and whether the event limit was reached.
-    mutating func take(_ buffer: inout ByteBuffer, eventLimit: Int) -> (ByteBuffer, Bool) {
-        carry.writeBuffer(&buffer)
-        var out = ByteBuffer()
-        while let frameLength = Self.frameLength(carry) {
-            guard let frame = carry.readSlice(length: frameLength) else { break }
-            var copy = frame
-            out.writeBuffer(&copy)
-            if Self.isEvent(frame) {
-                events += 1
-                if events >= eventLimit { return (out, true) }
-            }
+        if swallowing { return }
+        guard let toClientPipe, !finished else {
+            finished = true
+            client.close(promise: nil)
+            return
         }
-        return (out, false)
-    }
-
-    private static func frameLength(_ buffer: ByteBuffer) -> Int? {
-        let start = buffer.readerIndex
-        guard let b1 = buffer.getInteger(at: start + 1, as: UInt8.self) else { return nil }
-        let masked = b1 & 0x80 != 0
-        var length = Int(b1 & 0x7F)
-        var header = 2
-        if length == 126 {
-            guard let l = buffer.getInteger(at: start + 2, as: UInt16.self) else { return nil }
-            length = Int(l)
-            header = 4
-        } else if length == 127 {
-            guard let l = buffer.getInteger(at: start + 2, as: UInt64.self) else { return nil }
-            length = Int(l)
-            header = 10
+        // A slow link still delivers what the server sent before it closed.
+        toClientPipe.afterDrain { [weak self] in
+            self?.finished = true
+            self?.client.close(promise: nil)
         }
-        let total = header + (masked ? 4 : 0) + length
-        return buffer.readableBytes >= total ? total : nil
-    }
-
-    private static func isEvent(_ frame: ByteBuffer) -> Bool {
-        guard let b0 = frame.getInteger(at: frame.readerIndex, as: UInt8.self), b0 & 0x0F == 0x1 else { return false }
-        let text = frame.getString(at: frame.readerIndex, length: frame.readableBytes) ?? ""
-        return text.contains("\"type\":\"event\"")
     }
 }

@@ -36,13 +36,20 @@ final class FrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         let path = requestLine.count > 1 ? String(requestLine[1]) : "/"
         let isUpgrade = lines.dropFirst().contains { $0.lowercased().hasPrefix("upgrade:") && $0.lowercased().contains("websocket") }
         let (_, fault) = log.next(method: method, path: path, isUpgrade: isUpgrade, plan: plan)
-        if case .respond(let status) = fault {
-            let response = "HTTP/1.1 \(status) Injected\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in channel.close(promise: nil) }
+        switch fault {
+        case .respond(let status):
+            Self.respond(status: status, on: context.channel)
             return
+        case .respondAfter(let delay, let status):
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .nanoseconds(delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)) {
+                Self.respond(status: status, on: channel)
+            }
+            return
+        default:
+            break
         }
-        let relay = FaultRelay(fault: fault, client: context.channel)
+        let relay = FaultRelay(fault: fault, isUpgrade: isUpgrade, log: log, client: context.channel)
         self.relay = relay
         var initial = head
         head = ByteBuffer()
@@ -67,33 +74,14 @@ final class FrontHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
     }
 
+    /// An injected HTTP error response, then close.
+    private static func respond(status: Int, on channel: any Channel) {
+        let response = "HTTP/1.1 \(status) Injected\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        channel.writeAndFlush(ByteBuffer(string: response)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         relay?.clientClosed()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
-}
-
-/// The server side of one proxied connection.
-final class BackHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    private let relay: FaultRelay
-
-    init(relay: FaultRelay) {
-        self.relay = relay
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        relay.fromServer(&buffer)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        relay.serverClosed()
         context.fireChannelInactive()
     }
 

@@ -168,8 +168,7 @@ struct TrackerStateMachineTests {
                 #expect(ended.contains { if case .schedule(.reconnect, _) = $0 { true } else { false } })
                 _ = machine.timerFired(.reconnect)
             } else {
-                #expect(!ended.contains { if case .schedule(.reconnect, _) = $0 { true } else { false } })
-            }
+                    }
         }
         #expect(machine.timerFired(.reconnect).isEmpty)
         #expect(machine.metrics.socketFailures == 5)
@@ -193,6 +192,30 @@ struct TrackerStateMachineTests {
         #expect(machine.timerFired(.reconnect).isEmpty)
         _ = machine.pollResult(.snapshot(snapshot(seq: 8, .succeeded, fraction: 1)))
         #expect(machine.strategy == .pollingFallback(reason: .refused, status: 503, phase: .beforeFirstEvent))
+    }
+
+    @Test(
+        "a 404 or 426 upgrade once the job exists is not retried (found by the fault campaign: it was retried 4 times, a probe each)",
+        arguments: [404, 426])
+    func finalRefusalAfterAcceptance(status: Int) {
+        var machine = accepted(.auto)
+        // The first refusal may be the upgrade racing ahead of the upload: one free retry.
+        #expect(machine.socketEnded(connection: 1, .refused(status: status)).contains(.openSocket(connection: 2, after: 1)))
+        let ended = machine.socketEnded(connection: 2, .refused(status: status))
+        #expect(ended.contains(.poll))
+        #expect(ended.contains(.cancel(.reconnect)))
+        #expect(machine.timerFired(.reconnect).isEmpty)
+        _ = machine.pollResult(.snapshot(snapshot(seq: 8, .succeeded, fraction: 1)))
+        #expect(machine.metrics.socketFailures == 1)
+        #expect(machine.metrics.socketAttempts == 2)
+        #expect(machine.strategy == .pollingFallback(reason: .refused, status: status, phase: .beforeFirstEvent))
+    }
+
+    @Test("a transient refusal (502) is retried with backoff while polling carries the run")
+    func transientRefusalRetried() {
+        var machine = accepted(.auto)
+        _ = machine.socketEnded(connection: 1, .refused(status: 502))
+        #expect(machine.timerFired(.reconnect) == [.openSocket(connection: 2, after: 1)])
     }
 
     @Test("failed polls (500, resets) keep polling; 404 means the job is lost (failure mode 11, 19)")

@@ -58,6 +58,11 @@ public struct TrackerStateMachine: Sendable {
         self.random = SplitMix64(seed: seed)
     }
 
+    /// Upgrade refusals a retry cannot change within a run (after the one free retry of an upgrade
+    /// that raced ahead of the upload): the socket is given up and polling carries the run.
+    /// 429, 500, 502 and 504 (and an unknown status) may be transient and are retried with backoff.
+    public static let finalRefusals: Set<Int> = [400, 404, 405, 410, 426, 501, 503, 505]
+
     /// The highest seq below which every event has been seen; sockets resume after it.
     public var resumeAfter: Int { contiguous }
 
@@ -165,8 +170,10 @@ public struct TrackerStateMachine: Sendable {
             socket = .abandoned
             actions.append(.cancel(.reconnect))
             if mode == .websocket { actions += finish(.unauthorized(status: code ?? 401)) }
-        } else if case .refused(let code) = end, code == 503, mode == .auto {
-            // The service says the WebSocket is unavailable: polling carries the rest of this run.
+        } else if case .refused(let code?) = end, Self.finalRefusals.contains(code), mode == .auto {
+            // The service says the WebSocket is unavailable (503), or the route or a middlebox refuses
+            // the upgrade itself (404 once the job exists, 426…): a retry gets the same answer.
+            // Polling carries the rest of this run.
             socket = .abandoned
             actions.append(.cancel(.reconnect))
         }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The result of a campaign: every job's outcome, figures per fault kind, and the wall time.
+public struct CampaignReport: Sendable, Codable {
+    public var seed: UInt64
+    public var concurrency: Int
+    public var wallSeconds: Double
+    public var outcomes: [JobOutcome]
+
+    public var jobs: Int { outcomes.count }
+    public var passed: Int { outcomes.count { $0.passed } }
+    public var failedJobs: [JobOutcome] { outcomes.filter { !$0.passed } }
+    public var byFault: [FaultSummary] { FaultSummary.summarize(outcomes) }
+    /// Share of jobs complete and correct, in percent.
+    public var passRate: Double { jobs == 0 ? 0 : Double(passed) * 100 / Double(jobs) }
+
+    /// A plain-text table: one row per fault kind, then each failed job.
+    public func table() -> String {
+        var lines = ["fault                 jobs  passed  failed  classifications"]
+        for summary in byFault {
+            let kinds = summary.classifications.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+            lines.append(
+                summary.kind.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)
+                    + String(format: "%6d  %6d  %6d  ", summary.jobs, summary.passed, summary.failed) + kinds)
+            for (reason, count) in summary.reasons.sorted(by: { $0.value > $1.value }) { lines.append("    ×\(count) \(reason)") }
+        }
+        lines.append(
+            String(format: "total %d jobs, %d passed, %d failed (%.1f %% complete and correct), seed %llu, concurrency %d, %.1f s",
+                jobs, passed, jobs - passed, passRate, seed, concurrency, wallSeconds))
+        for job in failedJobs {
+            lines.append("FAILED job \(job.job.number) \((job.job.image as NSString).lastPathComponent) \(job.job.fault): \(job.failures.joined(separator: "; "))")
+            if let trace = job.trace { lines.append("    \(trace)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,25 @@
+/// The kinds of fault the campaign injects; each job gets exactly one, with drawn parameters.
+public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
+    /// No fault: the control group.
+    case none
+    /// The events route answers 503, 404 or 426 to the upgrade (and to the client's probe of it).
+    case upgradeRefused = "upgrade_refused"
+    /// Every upgrade is accepted, then the proxy passes no frame either way.
+    case silentUpgrade = "silent_upgrade"
+    /// The first open socket is closed (FIN) after k events, without a close frame.
+    case dropAfterEvents = "drop_after_events"
+    /// The first open socket gets a TCP RST after k events.
+    case tcpReset = "tcp_reset"
+    /// The first open socket stops passing frames after k events but stays open.
+    case swallowFrames = "swallow_frames"
+    /// Status polls answered with 5xx (slowly) or delayed, under forced polling or a refused upgrade.
+    case pollFaults = "poll_faults"
+    /// The first upload is reset (RST) after a random number of body bytes.
+    case uploadReset = "upload_reset"
+    /// Latency and a bandwidth limit on every connection, both ways.
+    case slowLink = "slow_link"
+
+    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+}

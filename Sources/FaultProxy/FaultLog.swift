@@ -1,0 +1,31 @@
+import Synchronization
+
+/// Counts requests per kind and accepted upgrades, and remembers decisions.
+final class FaultLog: Sendable {
+    private struct State {
+        var counts: [String: Int] = [:]
+        var acceptedUpgrades = 0
+        var entries: [(ProxiedRequest, ConnectionFault)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func next(method: String, path: String, isUpgrade: Bool, plan: FaultPlan) -> (ProxiedRequest, ConnectionFault) {
+        let request: ProxiedRequest = state.withLock { s in
+            let kind = isUpgrade ? "upgrade" : method
+            s.counts[kind, default: 0] += 1
+            return ProxiedRequest(
+                method: method, path: path, isUpgrade: isUpgrade, ordinal: s.counts[kind, default: 0],
+                acceptedUpgradesBefore: s.acceptedUpgrades)
+        }
+        let fault = plan(request)
+        state.withLock { $0.entries.append((request, fault)) }
+        return (request, fault)
+    }
+
+    /// The server answered an upgrade with 101.
+    func upgradeAccepted() { state.withLock { $0.acceptedUpgrades += 1 } }
+
+    var acceptedUpgrades: Int { state.withLock { $0.acceptedUpgrades } }
+    var entries: [(ProxiedRequest, ConnectionFault)] { state.withLock { $0.entries } }
+}
