@@ -15,6 +15,8 @@ final class ServerProcess {
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "\(workers)", "--queue", "\(jobs)",
             "--scan-step-delay", "\(stepDelay)", "--heartbeat", "\(heartbeat)",
+            // Every subscriber comes from 127.0.0.1: lift the per-client connection cap (default 256).
+            "--max-connections-per-client", "0",
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()

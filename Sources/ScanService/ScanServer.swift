@@ -45,20 +45,16 @@ public struct ScanServer: Sendable {
             webSocketRouter.add(middleware: BearerAuthMiddleware(token: token))
         }
         routes.register(on: router)
-        EventSocket(configuration: configuration, registry: registry).register(on: webSocketRouter)
+        let events = EventSocket(configuration: configuration, registry: registry)
+        events.register(on: webSocketRouter)
 
         let workers = ScanWorkers(
             scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
-        var webSocketConfiguration = WebSocketServerConfiguration()
-        webSocketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
-        webSocketConfiguration.maxFrameSize = 1 << 14
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter,
-                configuration: .init(http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]), ws: webSocketConfiguration)),
+            server: GuardedServerChannel.builder(configuration: configuration, webSocketRouter: webSocketRouter, events: events),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bookscan"),
             services: [WorkerService(workers: workers), housekeeping],
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },

@@ -24,6 +24,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = 50_000_000
     @Option(name: .customLong("job-ttl"), help: "Seconds a finished job stays readable.") var jobTTL = 3600.0
     @Option(help: "Seconds between heartbeats on event sockets.") var heartbeat = 2.0
+    @Option(name: .customLong("upload-memory"), help: "Bytes all uploads in progress may buffer at once; more get 503.")
+    var uploadMemory = 256 * 1024 * 1024
+    @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
+    var maxConnectionsPerClient = 256
+    @Option(name: .customLong("header-timeout"), help: "Seconds a new connection has to send its first request head.")
+    var headerTimeout = 10.0
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle kept-alive connection or a stalled body is closed.")
+    var idleTimeout = 30.0
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
@@ -33,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard jobTTL > 0, heartbeat > 0 else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
+        guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no cap) or more") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
     }
 
     func run() async throws {
@@ -46,10 +56,15 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = verbose ? .info : .notice
             return handler
         }
-        let configuration = ServiceConfiguration(
+        var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
             jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000)),
             faults: FaultOptions(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
+        settings.uploadMemory = max(uploadMemory, maxBytes)
+        settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
+        settings.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        settings.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        let configuration = settings
         let host = self.host
         let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
         try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
