@@ -4,13 +4,16 @@
 #   scripts/abuse-body-memory.sh [BIN]        BIN defaults to .build/release/bookscan
 #   N=20 SIZE=1073741824 NORMAL=3 PORT=18631 scripts/abuse-body-memory.sh
 #
-# Starts its own server on loopback, then runs two phases of N concurrent uploads of SIZE bytes
+# Starts its own server on loopback; a reference phase runs only NORMAL ordinary scans of
+# SampleImages/shelf_one_row.jpg, then two phases run N concurrent uploads of SIZE bytes
 # (a JPEG magic prefix, then zeros from /dev/zero): "declared" (curl -T of a sparse file: a
 # Content-Length over the limit) and "chunked" (curl -T - from a pipe: the limit is only crossed
-# mid-stream), each alongside NORMAL ordinary scans of SampleImages/shelf_one_row.jpg. It samples
+# mid-stream), and "hostile" (a raw client that declares SIZE and keeps sending whatever the
+# server answers), each alongside the same NORMAL scans. It samples
 # VmRSS of the server every 50 ms from /proc and prints RSS before / peak / after per phase, VmHWM,
 # each over-limit client's HTTP status and the bytes curl managed to send, and the normal scans' states.
 set -euo pipefail
+shopt -s nullglob
 cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/bookscan}
 N=${N:-20}
@@ -56,16 +59,43 @@ normal_scan() {
     echo "timeout"
 }
 
-run_phase() { # $1 = declared | chunked
-    local phase=$1 sampler start end
+# A client that ignores the answer: declares SIZE bytes and keeps sending until the server closes
+# (curl stops on its own once it reads a 413; this one shows whether the server drains the body).
+hostile() {
+    python3 - "$PORT" "$SIZE" "$(uuid)" <<'PY'
+import socket, sys
+port, size, job = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(60)
+s.sendall(f"PUT /v1/scans/{job} HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: {size}\r\n\r\n".encode())
+piece, sent = b"\xff\xd8\xff" + bytes(65533), 0
+try:
+    while sent < size:
+        sent += s.send(piece[: size - sent])
+except OSError:
+    pass
+s.settimeout(5)
+try:
+    status = s.recv(64).split(b" ")[1].decode()
+except (OSError, IndexError):
+    status = "none"
+print(status, sent)
+PY
+}
+
+run_phase() { # $1 = scans-only | declared | chunked | hostile
+    local phase=$1 sampler start end n=$N
+    [[ $phase == scans-only ]] && n=0
     : >"$WORK/samples"
     (while kill -0 "$SERVER" 2>/dev/null; do rss >>"$WORK/samples"; sleep 0.05; done) &
     sampler=$!
     local before
     before=$(rss)
     start=$(date +%s.%N)
-    for i in $(seq "$N"); do
-        if [[ $phase == declared ]]; then
+    for i in $(seq "$n"); do
+        if [[ $phase == hostile ]]; then
+            hostile >"$WORK/over.$i" 2>/dev/null || true &
+        elif [[ $phase == declared ]]; then
             curl -sS -o /dev/null -w '%{http_code} %{size_upload}\n' -T "$WORK/big.jpg" -H 'Content-Type: image/jpeg' \
                 "$URL/v1/scans/$(uuid)" >"$WORK/over.$i" 2>/dev/null || true &
         else
@@ -83,13 +113,13 @@ run_phase() { # $1 = declared | chunked
     local peak
     peak=$(sort -n "$WORK/samples" | tail -1)
     local codes sent_max sent_sum
-    codes=$(cat "$WORK"/over.* | awk '{print $1}' | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}')
-    sent_max=$(cat "$WORK"/over.* | awk 'BEGIN {m = 0} {if ($2 > m) m = $2} END {print m}')
-    sent_sum=$(cat "$WORK"/over.* | awk '{s += $2} END {print s}')
+    codes=$(cat /dev/null "$WORK"/over.* | awk '{print $1}' | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}')
+    sent_max=$(cat /dev/null "$WORK"/over.* | awk 'BEGIN {m = 0} {if ($2 > m) m = $2} END {print m}')
+    sent_sum=$(cat /dev/null "$WORK"/over.* | awk '{s += $2} END {print s + 0}')
     local normal
-    normal=$(cat "$WORK"/normal.* | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}')
+    normal=$(cat /dev/null "$WORK"/normal.* | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}')
     printf '| %s | %d × %s B | %s| %s MiB | %s MiB | %s MiB | %s MiB | %s MiB | %s| %.1f s |\n' \
-        "$phase" "$N" "$SIZE" "$codes" "$(mib_bytes "$sent_max")" "$(mib_bytes "$sent_sum")" \
+        "$phase" "$n" "$SIZE" "$codes" "$(mib_bytes "$sent_max")" "$(mib_bytes "$sent_sum")" \
         "$(mib "$before")" "$(mib "$peak")" "$(mib "$after")" "$normal" "$(echo "$end - $start" | bc)"
     rm -f "$WORK"/over.* "$WORK"/normal.*
 }
@@ -98,6 +128,8 @@ echo "server: $BIN (pid $SERVER), max body $(curl -sS "$URL/v1/limits" | python3
 echo "| phase | over-limit uploads | their statuses | most one client sent | all clients sent | RSS before | RSS peak (50 ms samples) | RSS after | normal scans | wall |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 idle=$(rss)
+run_phase scans-only
 run_phase declared
 run_phase chunked
+run_phase hostile
 echo "idle RSS $(mib "$idle") MiB; VmHWM (peak RSS over the whole run) $(mib "$(hwm)") MiB"

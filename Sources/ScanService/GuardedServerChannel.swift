@@ -18,6 +18,8 @@ struct GuardedServerChannel: ServerChildChannel {
     let connections: ClientConnectionCounter?
     let headerTimeout: TimeAmount
     let refusal: ByteBuffer
+    /// Bytes a closing connection may still read and discard (see `LingeringCloseHandler`).
+    let maxDiscard: Int
     let admitsUpgrade: @Sendable (_ uri: String, _ authorization: String?) -> Bool
 
     /// The server builder `Application` takes: Hummingbird's WebSocket upgrade channel, guarded.
@@ -36,6 +38,7 @@ struct GuardedServerChannel: ServerChildChannel {
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
                 connections: connections, headerTimeout: TimeAmount(configuration.headerTimeout), refusal: refusal,
+                maxDiscard: max(1 << 20, configuration.maxBytes),
                 admitsUpgrade: { uri, authorization in events.admitsUpgrade(uri: uri, authorization: authorization) })
         }
     }
@@ -49,7 +52,7 @@ struct GuardedServerChannel: ServerChildChannel {
                 if admitted { channel.closeFuture.whenComplete { _ in connections.release(address) } }
             }
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
-            try pipeline.addHandler(LingeringCloseHandler(refusal: admitted ? nil : refusal), position: .before(encoder))
+            try pipeline.addHandler(LingeringCloseHandler(refusal: admitted ? nil : refusal, maxDiscard: maxDiscard), position: .before(encoder))
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(FirstRequestGate(headerTimeout: headerTimeout, admitsUpgrade: admitsUpgrade), position: .after(decoder))
             return value
