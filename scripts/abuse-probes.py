@@ -144,8 +144,9 @@ def probe_half_head():
     t0 = time.monotonic()
     s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
     data, how = read_until_closed(s)
+    waited = "closed after" if how.startswith("closed") else "client gave up after"
     row("half a request head, then silence", "41 bytes of head", f"{how}, {len(data)} bytes answered",
-        f"closed after {time.monotonic() - t0:.2f} s")
+        f"{waited} {time.monotonic() - t0:.2f} s")
 
 
 def probe_trickle():
@@ -177,8 +178,9 @@ def probe_idle():
     head, _ = read_head(s)
     t0 = time.monotonic()
     data, how = read_until_closed(s)
+    waited = "closed" if how.startswith("closed") else "client gave up"
     row("kept-alive connection left idle", "GET /healthz, then nothing", f"{status_of(head)}, then {how}",
-        f"closed {time.monotonic() - t0:.2f} s after the response")
+        f"{waited} {time.monotonic() - t0:.2f} s after the response")
 
 
 def probe_body(label, chunked, expect=False):
