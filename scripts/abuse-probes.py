@@ -68,6 +68,14 @@ def request(method, path, body=None, headers=None):
     return status_of(data), data.split(b"\r\n\r\n", 1)[-1]
 
 
+def error_code(body):
+    """The protocol error code in a JSON body, or "-"."""
+    try:
+        return json.loads(body).get("error", {}).get("code", "-")
+    except (ValueError, AttributeError):
+        return "-"
+
+
 def upgrade_head(path):
     return (f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
@@ -230,7 +238,7 @@ def probe_connection_cap(cap=256):
     data, how = read_until_closed(extra)
     body = data.split(b"\r\n\r\n", 1)[-1]
     retry = [line for line in data.split(b"\r\n") if line.lower().startswith(b"retry-after")]
-    code = json.loads(body)["error"]["code"] if body.startswith(b"{") else "-"
+    code = error_code(body)
     held.pop().close()
     time.sleep(0.5)
     status_after, _ = request("GET", "/healthz")
@@ -247,29 +255,31 @@ def probe_upgrades():
         s = connect()
         s.sendall(upgrade_head(path))
         head, rest = read_head(s)
-        code = "-"
-        try:
-            code = json.loads(rest)["error"]["code"]
-        except ValueError:
-            pass
+        code = error_code(rest)
         row(label, "GET + Upgrade: websocket", f"{status_of(head)} {code}", "no 101")
         s.close()
 
 
 def probe_subscriber_cap(job, cap=32):
-    held = []
+    held, rests = [], []
     for _ in range(cap):
         s = connect()
         s.sendall(upgrade_head(f"/v1/scans/{job}/events?after=0"))
-        head, _ = read_head(s)
-        assert status_of(head) == 101, head
+        head, rest = read_head(s)
         held.append(s)
+        rests.append(rest)
+        if status_of(head) != 101:
+            row(f"subscriber {len(held)} of one running job", "upgrade", f"{status_of(head)} {error_code(rest)}", "")
+    for h, rest in zip(held, rests):  # each has received its replay: the server counts it
+        if not rest:
+            h.recv(1)
     s = connect()
     s.sendall(upgrade_head(f"/v1/scans/{job}/events?after=0"))
     head, rest = read_head(s)
-    code = json.loads(rest)["error"]["code"] if rest.startswith(b"{") else "-"
-    row(f"subscriber {cap + 1} of one running job", f"{cap} event sockets open, then one more upgrade",
-        f"{status_of(head)} {code}", "no 101")
+    answer = f"{status_of(head)} {error_code(rest)}"
+    if status_of(head) == 101:
+        answer += f", then close code {ws_close_code(s, rest)}"
+    row(f"subscriber {cap + 1} of one running job", f"{cap} event sockets open, then one more upgrade", answer, "")
     for h in held:
         h.close()
 

@@ -72,7 +72,7 @@ struct AbuseConnectionTests {
 
     @Test("with a cap of 4 the 5th connection gets 503 + Retry-After and is closed; closing one frees a slot")
     func connectionCap() async throws {
-        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 4, retryAfterSeconds: 3))
+        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 4, headerTimeout: .seconds(60), retryAfterSeconds: 3))
         defer { Task { await harness.stop() } }
         let port = harness.service.port
         let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -112,7 +112,7 @@ struct AbuseConnectionTests {
 
     @Test("closing one of the connections at the cap lets exactly one more in")
     func capSlotIsReused() async throws {
-        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 2))
+        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 2, headerTimeout: .seconds(60)))
         defer { Task { await harness.stop() } }
         let port = harness.service.port
         let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
