@@ -74,20 +74,22 @@ final class ScanRoutes: Sendable {
         }
     }
 
-    /// Reads the body into one buffer, reserving from the upload budget before it grows (exactly
+    /// Reads the body into one array, reserving from the upload budget before it grows (exactly
     /// the declared length, else in doubling steps capped at the limit); stops at the byte limit.
+    /// An array, not a ByteBuffer: ByteBuffer rounds capacity up to a power of two (20 MiB → 32 MiB),
+    /// which would make the budget's accounting wrong by up to half.
     private func receiveBody(_ stream: RequestBody, declared: Int?) async throws -> [UInt8] {
         let maxBytes = configuration.maxBytes
         var reserved = 0
         defer { uploadBudget.release(reserved) }
-        var body = ByteBuffer()
+        var body: [UInt8] = []
         if let declared, declared > 0 {
             guard uploadBudget.reserve(declared) else { throw busy() }
             reserved = declared
             body.reserveCapacity(declared)
         }
-        for try await var chunk in stream {
-            let needed = body.readableBytes + chunk.readableBytes
+        for try await chunk in stream {
+            let needed = body.count + chunk.readableBytes
             guard needed <= maxBytes else { throw tooLarge(nil) }
             if needed > reserved {
                 let target = min(maxBytes, max(needed, 2 * reserved, 64 * 1024))
@@ -95,9 +97,9 @@ final class ScanRoutes: Sendable {
                 reserved = target
                 body.reserveCapacity(target)
             }
-            body.writeBuffer(&chunk)
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }
-        return Array(body.readableBytesView)
+        return body
     }
 
     private func busy() -> ServiceError {
