@@ -10,7 +10,7 @@ import ScanProtocol
 /// The service's HTTP/1.1 + WebSocket child channel with its abuse limits around Hummingbird's:
 /// a per-client connection cap (over it: 503 + Retry-After, then closed), a deadline for the first
 /// request head, upgrades the events route would refuse answered over plain HTTP, and bodies nobody
-/// reads cut off instead of drained. See README "Limits".
+/// reads cut off instead of drained. See README "Service limits".
 struct GuardedServerChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
