@@ -10,7 +10,7 @@ import Glibc
 
 /// Slow or unfinished request heads, idle connections and the per-client connection cap. Short
 /// timeouts in the test configuration; the assertions are about what the server does (closes,
-/// answers 503), the sockets' 20 s hang guard only turns a hang into a failure.
+/// answers 503), the sockets' 60 s hang guard only turns a hang into a failure.
 @Suite("Abuse: slow heads, idle connections, connection cap")
 struct AbuseConnectionTests {
     static let quick = ServiceConfiguration(headerTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))

@@ -15,8 +15,8 @@ struct RawSocket: Sendable {
         case timedOut  // the hang guard: the server kept it open
     }
 
-    /// Connects to 127.0.0.1:`port`; a blocked send or receive fails after `hangGuard` seconds.
-    init(port: Int, hangGuard: Int = 20) throws {
+    /// Connects to 127.0.0.1:`port`; a blocked send or receive fails after `hangGuard` seconds (generous: a loaded CI machine is slow).
+    init(port: Int, hangGuard: Int = 60) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var timeout = timeval(tv_sec: hangGuard, tv_usec: 0)

@@ -63,7 +63,7 @@ struct ServiceHarness {
     /// (instead of hanging) when the socket is still open after `limit`.
     /// `transcript` receives each message as it arrives (to see that the socket is live).
     func collectEvents(
-        _ jobId: UUID, after: Int = 0, query: String = "", limit: Duration = .seconds(20), transcript: TranscriptBox = TranscriptBox()
+        _ jobId: UUID, after: Int = 0, query: String = "", limit: Duration = .seconds(60), transcript: TranscriptBox = TranscriptBox()
     ) async throws -> SocketTranscript {
         return try await withThrowingTaskGroup(of: SocketTranscript?.self) { group in
             group.addTask { try await collect(jobId, after: after, query: query, into: transcript) }
