@@ -3,6 +3,7 @@
 #
 #   Benchmarks/server-bench.sh [ServerBench options…]      e.g. --phases 100x1,1000x1,1000x10 --step-delay 0.8 --hold 20
 #
+# ServerBench starts each server with --max-connections-per-client 0: all its sockets come from loopback.
 # Needs: swift build -c release --scratch-path .build-bench --product bookscan  (and --product ServerBench); python3 + Pillow.
 set -euo pipefail
 cd "$(dirname "$0")/.."

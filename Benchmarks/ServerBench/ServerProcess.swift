@@ -15,6 +15,9 @@ final class ServerProcess {
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "\(workers)", "--queue", "\(jobs)",
             "--scan-step-delay", "\(stepDelay)", "--heartbeat", "\(heartbeat)",
+            // Every subscriber comes from 127.0.0.1: lift the per-client connection cap (default 256),
+            // and give heads queued behind thousands of connects more than the default 10 s.
+            "--max-connections-per-client", "0", "--header-timeout", "60",
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()

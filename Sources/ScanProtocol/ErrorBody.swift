@@ -12,6 +12,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case canceled
     case scanFailed = "scan_failed"
     case tooManySubscribers = "too_many_subscribers"
+    case tooManyConnections = "too_many_connections"
     case badRequest = "bad_request"
     case `internal`
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import NIOWebSocket
 import ScanProtocol
@@ -11,8 +12,10 @@ struct EventSocket: Sendable {
     let configuration: ServiceConfiguration
     let registry: JobRegistry
 
-    /// Largest message a client may send; clients send nothing but control frames.
+    /// Largest message a client may send (larger: close 1009); clients send only a small hello.
     static let maxInboundMessage = 4096
+    /// Largest WebSocket frame either side sends or accepts (larger: close 1009).
+    static let maxFrameSize = 1 << 14
 
     func register(on router: Router<BasicWebSocketRequestContext>) {
         router.ws("/v1/scans/:jobId/events") { request, context in
@@ -25,12 +28,27 @@ struct EventSocket: Sendable {
     /// Upgrades only for a known job with room for one more subscriber; anything else falls through
     /// to the HTTP route, which answers with the right status and JSON error.
     private func shouldUpgrade(_ request: Request, context: BasicWebSocketRequestContext) -> RouterShouldUpgrade {
-        if configuration.faults.refuseUpgradeStatus != nil { return .dontUpgrade }
-        guard let id = context.parameters.get("jobId").flatMap(UUID.init(uuidString:)), let job = registry.job(id) else {
-            return .dontUpgrade
+        admits(jobId: context.parameters.get("jobId").flatMap(UUID.init(uuidString:))) ? .upgrade([:]) : .dontUpgrade
+    }
+
+    private func admits(jobId: UUID?) -> Bool {
+        if configuration.faults.refuseUpgradeStatus != nil { return false }
+        guard let jobId, let job = registry.job(jobId) else { return false }
+        return job.jobState.isTerminal || job.subscriberCount < configuration.maxSubscribersPerJob
+    }
+
+    /// Whether an upgrade request for `uri` would be accepted (route, token, job, subscriber room),
+    /// judged from the request head before the upgrade starts; see `FirstRequestGate`.
+    func admitsUpgrade(uri: String, authorization: String?) -> Bool {
+        let uri = URI(uri)
+        let parts = uri.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "scans", parts[4] == "events" else { return false }
+        if let token = configuration.token.map(BearerToken.init) {
+            let presented = BearerToken.presented(
+                authorization: authorization, path: uri.path, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
+            guard let presented, token.matches(presented) else { return false }
         }
-        if !job.jobState.isTerminal, job.subscriberCount >= configuration.maxSubscribersPerJob { return .dontUpgrade }
-        return .upgrade([:])
+        return admits(jobId: UUID(uuidString: String(parts[3])))
     }
 
     private func serve(request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -98,10 +116,20 @@ struct EventSocket: Sendable {
     }
 
     /// Reads what the client sends so pings, pongs and close frames are processed. Clients send
-    /// only `hello`; a binary frame or a text frame that is not a client message closes that socket
-    /// with 1003 and nothing else.
+    /// only `hello`: a message over `maxInboundMessage` closes that socket with 1009 (swift-websocket
+    /// checks the size of fragmented messages only), a binary frame or a text frame that is not a
+    /// client message with 1003; nothing else is affected.
     private func drain(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, ready: AsyncStream<Void>.Continuation) async throws {
         for try await message in inbound.messages(maxSize: Self.maxInboundMessage) {
+            let size: Int
+            switch message {
+            case .text(let text): size = text.utf8.count
+            case .binary(let buffer): size = buffer.readableBytes
+            }
+            guard size <= Self.maxInboundMessage else {
+                try await outbound.close(.messageTooLarge, reason: "message over \(Self.maxInboundMessage) bytes")
+                return
+            }
             guard case .text(let text) = message, (try? WireCoding.decode(ClientMessage.self, from: Data(text.utf8))) != nil else {
                 try await outbound.close(.unacceptableData, reason: "not a bookscan client message")
                 return

@@ -16,9 +16,11 @@ final class ScanRoutes: Sendable {
     let metrics: ServiceMetrics
     let version: String
     private let polls = Atomic<Int>(0)
+    private let uploadBudget: UploadBudget
 
     init(configuration: ServiceConfiguration, registry: JobRegistry, scheduler: ScanScheduler, metrics: ServiceMetrics, version: String) {
         self.configuration = configuration
+        self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
         self.registry = registry
         self.scheduler = scheduler
         self.metrics = metrics
@@ -45,17 +47,9 @@ final class ScanRoutes: Sendable {
 
     private func upload(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try jobId(context)
-        let maxBytes = configuration.maxBytes
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBytes {
-            throw tooLarge(declared)
-        }
-        var body = ByteBuffer()
-        for try await chunk in request.body {
-            guard body.readableBytes + chunk.readableBytes <= maxBytes else { throw tooLarge(nil) }
-            var chunk = chunk
-            body.writeBuffer(&chunk)
-        }
-        let bytes = Array(body.readableBytesView)
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > configuration.maxBytes { throw tooLarge(declared) }
+        let bytes = try await receiveBody(request.body, declared: declared)
         guard !bytes.isEmpty else {
             throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is empty; send the JPEG bytes")
         }
@@ -78,6 +72,40 @@ final class ScanRoutes: Sendable {
                 .serviceUnavailable, .queueFull, "the scan queue is full (\(scheduler.capacity) waiting); retry later",
                 retryable: true, headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
         }
+    }
+
+    /// Reads the body into one array, reserving from the upload budget before it grows (exactly
+    /// the declared length, else in doubling steps capped at the limit); stops at the byte limit.
+    /// An array, not a ByteBuffer: ByteBuffer rounds capacity up to a power of two (20 MiB → 32 MiB),
+    /// which would make the budget's accounting wrong by up to half.
+    private func receiveBody(_ stream: RequestBody, declared: Int?) async throws -> [UInt8] {
+        let maxBytes = configuration.maxBytes
+        var reserved = 0
+        defer { uploadBudget.release(reserved) }
+        var body: [UInt8] = []
+        if let declared, declared > 0 {
+            guard uploadBudget.reserve(declared) else { throw busy() }
+            reserved = declared
+            body.reserveCapacity(declared)
+        }
+        for try await chunk in stream {
+            let needed = body.count + chunk.readableBytes
+            guard needed <= maxBytes else { throw tooLarge(nil) }
+            if needed > reserved {
+                let target = min(maxBytes, max(needed, 2 * reserved, 64 * 1024))
+                guard uploadBudget.reserve(target - reserved) else { throw busy() }
+                reserved = target
+                body.reserveCapacity(target)
+            }
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        }
+        return body
+    }
+
+    private func busy() -> ServiceError {
+        ServiceError(
+            .serviceUnavailable, .queueFull, "the service is receiving too many uploads at once; retry later", retryable: true,
+            headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
     }
 
     private func existingJob(_ job: ScanJob, digest: [UInt8]) throws -> Response {

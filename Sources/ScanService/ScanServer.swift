@@ -49,19 +49,15 @@ public struct ScanServer: Sendable {
             webSocketRouter.add(middleware: BearerAuthMiddleware(token: token))
         }
         routes.register(on: router)
-        EventSocket(configuration: configuration, registry: registry).register(on: webSocketRouter)
+        let events = EventSocket(configuration: configuration, registry: registry)
+        events.register(on: webSocketRouter)
 
         let workers = ScanWorkers(
             scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
-        var webSocketConfiguration = WebSocketServerConfiguration()
-        webSocketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
-        webSocketConfiguration.maxFrameSize = 1 << 14
-        let plain = HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter,
-            configuration: .init(http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]), ws: webSocketConfiguration))
-        let server = try configuration.tls.map { try HTTPServerBuilder.tls(plain, tlsConfiguration: $0.configuration) } ?? plain
+        let guarded = GuardedServerChannel.builder(configuration: configuration, webSocketRouter: webSocketRouter, events: events)
+        let server = try configuration.tls.map { try HTTPServerBuilder.tls(guarded, tlsConfiguration: $0.configuration) } ?? guarded
         let app = Application(
             router: router,
             server: server,

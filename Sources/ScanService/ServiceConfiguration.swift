@@ -17,6 +17,9 @@ public struct ServiceConfiguration: Sendable {
     public var queueCapacity: Int
     /// Largest upload body in bytes.
     public var maxBytes: Int
+    /// Bytes all uploads being received may buffer at once (at least `maxBytes`); an upload that
+    /// does not fit is answered 503 `queue_full` + Retry-After.
+    public var uploadMemory: Int
     /// Largest image in pixels.
     public var maxPixels: Int
     /// Long side the service recommends clients resize to.
@@ -31,6 +34,12 @@ public struct ServiceConfiguration: Sendable {
     public var streamGrace: Duration
     /// Open event sockets one job accepts.
     public var maxSubscribersPerJob: Int
+    /// Open connections one client address may hold; one more is answered 503 and closed. nil: no cap.
+    public var maxConnectionsPerClient: Int?
+    /// Time a new connection has to deliver its first complete request head (slowloris guard).
+    public var headerTimeout: Duration
+    /// A kept-alive connection with no request in flight, or a request body that stalls, is closed after this.
+    public var idleTimeout: Duration
     /// Seconds a client is told to wait in `Retry-After` when the queue is full.
     public var retryAfterSeconds: Int
     /// Scan engine settings.
@@ -45,6 +54,7 @@ public struct ServiceConfiguration: Sendable {
         workers: Int = ServiceConfiguration.defaultWorkers,
         queueCapacity: Int = 256,
         maxBytes: Int = 20 * 1024 * 1024,
+        uploadMemory: Int = 256 * 1024 * 1024,
         maxPixels: Int = 50_000_000,
         recommendedLongSide: Int = 1920,
         jobTTL: Duration = .seconds(3600),
@@ -52,6 +62,9 @@ public struct ServiceConfiguration: Sendable {
         pingInterval: Duration = .seconds(10),
         streamGrace: Duration = .milliseconds(250),
         maxSubscribersPerJob: Int = 32,
+        maxConnectionsPerClient: Int? = 256,
+        headerTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30),
         retryAfterSeconds: Int = 2,
         engine: ScanEngine.Configuration = .init(),
         faults: FaultOptions = .init()
@@ -62,6 +75,7 @@ public struct ServiceConfiguration: Sendable {
         self.workers = max(1, workers)
         self.queueCapacity = max(0, queueCapacity)
         self.maxBytes = maxBytes
+        self.uploadMemory = max(uploadMemory, maxBytes)
         self.maxPixels = maxPixels
         self.recommendedLongSide = recommendedLongSide
         self.jobTTL = jobTTL
@@ -69,6 +83,9 @@ public struct ServiceConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.streamGrace = streamGrace
         self.maxSubscribersPerJob = maxSubscribersPerJob
+        self.maxConnectionsPerClient = maxConnectionsPerClient.flatMap { $0 > 0 ? $0 : nil }
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
         self.engine = engine
         self.faults = faults

@@ -26,6 +26,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeats on event sockets.") var heartbeat = 2.0
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS + WSS (needs --tls-key).") var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key of --tls-cert.") var tlsKey: String?
+    @Option(name: .customLong("upload-memory"), help: "Bytes all uploads in progress may buffer at once; more get 503.")
+    var uploadMemory = 256 * 1024 * 1024
+    @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
+    var maxConnectionsPerClient = 256
+    @Option(name: .customLong("header-timeout"), help: "Seconds a new connection has to send its first request head.")
+    var headerTimeout = 10.0
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle kept-alive connection or a stalled body is closed.")
+    var idleTimeout = 30.0
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
@@ -36,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard jobTTL > 0, heartbeat > 0 else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no cap) or more") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
     }
 
     func run() async throws {
@@ -49,18 +59,23 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = verbose ? .info : .notice
             return handler
         }
-        var configuration = ServiceConfiguration(
+        var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
             jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000)),
             faults: FaultOptions(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
+        settings.uploadMemory = max(uploadMemory, maxBytes)
+        settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
+        settings.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        settings.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         if let tlsCertificate, let tlsKey {
             do {
-                configuration.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
+                settings.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
             } catch {
                 FileHandle.standardError.write(Data("bookscan serve: TLS: \(error)\n".utf8))
                 throw ExitCode.validationFailure
             }
         }
+        let configuration = settings
         let host = self.host
         let scheme = configuration.scheme
         let workerCount = configuration.workers

@@ -61,8 +61,10 @@ struct ServiceHarness {
 
     /// Opens the events socket and collects every message until the server closes it; fails
     /// (instead of hanging) when the socket is still open after `limit`.
-    func collectEvents(_ jobId: UUID, after: Int = 0, query: String = "", limit: Duration = .seconds(20)) async throws -> SocketTranscript {
-        let transcript = TranscriptBox()
+    /// `transcript` receives each message as it arrives (to see that the socket is live).
+    func collectEvents(
+        _ jobId: UUID, after: Int = 0, query: String = "", limit: Duration = .seconds(60), transcript: TranscriptBox = TranscriptBox()
+    ) async throws -> SocketTranscript {
         return try await withThrowingTaskGroup(of: SocketTranscript?.self) { group in
             group.addTask { try await collect(jobId, after: after, query: query, into: transcript) }
             group.addTask {
