@@ -48,6 +48,11 @@ public struct ProgressTracker: Sendable {
         self.logger = logger
     }
 
+    /// A timer firing later than this after its due time means the process itself was stalled.
+    static let stallAllowance: Duration = .milliseconds(250)
+    /// How long a late "no frame yet" timer waits for frames queued during the stall.
+    static let stallGrace: Duration = .milliseconds(500)
+
     enum Input: Sendable {
         case socket(SocketReport)
         case poll(PollOutcome)
@@ -111,7 +116,14 @@ public struct ProgressTracker: Sendable {
                 case .schedule(let timer, let delay):
                     tasks.timers[timer]?.cancel()
                     tasks.timers[timer] = Task {
-                        try? await Task.sleep(for: delay)
+                        let due = ContinuousClock.now + delay
+                        try? await Task.sleep(until: due)
+                        if timer.waitsForFrames, ContinuousClock.now - due > Self.stallAllowance {
+                            // This process was stalled (a timer far past its time): frames that arrived
+                            // meanwhile may still be queued behind this timer. Let them through first, so
+                            // a stalled client does not declare a healthy socket dead.
+                            try? await Task.sleep(for: Self.stallGrace)
+                        }
                         if !Task.isCancelled { inbox.yield(.timer(timer)) }
                     }
                 case .cancel(let timer):

@@ -95,6 +95,17 @@ public enum TrackerTimer: Hashable, Sendable {
     case poll
 }
 
+extension TrackerTimer {
+    /// Timers that declare a socket dead because no frame came: after a stall of this process they
+    /// get a short grace, since frames may have arrived while it was stalled.
+    var waitsForFrames: Bool {
+        switch self {
+        case .silence, .firstFrameDeadline, .socketGiveUp: true
+        case .reconnect, .poll: false
+        }
+    }
+}
+
 /// How a tracked run ended.
 public enum TrackerEnding: Sendable, Equatable {
     /// The job reached a terminal state (succeeded, failed or canceled); the event is the terminal one.
