@@ -116,6 +116,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Fuzzing: the harness (shared with the regression tests) and two libFuzzer targets. A normal
+        // build makes replay tools; scripts/fuzz.sh builds them with -sanitize=fuzzer,address.
+        .target(name: "FuzzHarness", dependencies: ["ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzJPEGPreparation", dependencies: ["FuzzHarness"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzWireDecoding", dependencies: ["FuzzHarness"], swiftSettings: swiftSettings),
+
         .executableTarget(
             name: "EngineEval",
             dependencies: ["ImageKit", "ScanEngine", "ScanProtocol"],
@@ -176,6 +182,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanProtocol"], exclude: ["Regressions"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanServiceTests",
             dependencies: [

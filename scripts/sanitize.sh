@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the whole test suite under a sanitizer, in its own scratch path.
+#
+#   scripts/sanitize.sh address [swift test args...]   # ASan + LeakSanitizer (.build-asan)
+#   scripts/sanitize.sh thread  [swift test args...]   # TSan (.build-tsan); see RELIABILITY.md first
+#
+# LSan suppressions: scripts/sanitizers/lsan.supp (third-party allocations held at exit). The
+# environment is inherited by the bookscan processes the CLI tests start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:?usage: scripts/sanitize.sh address|thread [swift test args...]}
+shift
+case "$kind" in
+  address) scratch=.build-asan ;;
+  thread) scratch=.build-tsan ;;
+  *) echo "sanitize.sh: unknown sanitizer '$kind' (address or thread)" >&2; exit 64 ;;
+esac
+export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+exec swift test --sanitize="$kind" --scratch-path "$scratch" "$@"
