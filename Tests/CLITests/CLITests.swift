@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ImageKit
 import Testing
 
@@ -76,8 +77,17 @@ struct CLITests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are drained at once: a child filling one while the other is read would block forever.
+        let stderrData = Mutex(Data())
+        let stderrDone = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrData.withLock { $0 = data }
+            stderrDone.signal()
+        }.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrDone.wait()
+        let stderr = stderrData.withLock { $0 }
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
