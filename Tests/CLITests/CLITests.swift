@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ImageKit
 import Testing
 
@@ -37,15 +36,13 @@ struct CLITests {
         return process
     }
 
-    /// Runs the binary to its end. The waiting happens on a thread of its own, never on the
-    /// cooperative pool: a child talking to a service in this process must not starve it.
+    /// Runs the binary to its end. The waiting and reading happen on threads of their own, never on
+    /// the cooperative pool: a child talking to a service in this process must not starve it.
     /// `launcher` runs the binary through another program (e.g. `setpriv …`), which gets its path first.
     func bookscan(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: environment, launcher: launcher) })
-            }.start()
-        }
+        let child = try ChildProcess(arguments, environment: environment, launcher: launcher)
+        let status = await child.exit()
+        return Run(status: status, stdout: child.stdout, stderr: child.stderr, exitedNormally: child.process.terminationReason == .exit)
     }
 
     /// Waits for processes on a thread of its own.
@@ -56,42 +53,6 @@ struct CLITests {
                 continuation.resume()
             }.start()
         }
-    }
-
-    private func runBlocking(_ arguments: [String], environment: [String: String], launcher: [String]) throws -> Run {
-        let process = Process()
-        if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = launcher.dropFirst() + [Self.binary.path] + arguments
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = arguments
-        }
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "BOOKSCAN_SERVER")
-        env.removeValue(forKey: "BOOKSCAN_TOKEN")
-        env["XDG_STATE_HOME"] = Self.stateDirectory
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Both pipes are drained at once: a child filling one while the other is read would block forever.
-        let stderrData = Mutex(Data())
-        let stderrDone = DispatchSemaphore(value: 0)
-        Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
-            stderrDone.signal()
-        }.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        stderrDone.wait()
-        let stderr = stderrData.withLock { $0 }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
-            exitedNormally: process.terminationReason == .exit)
     }
 
     func temporary(_ bytes: [UInt8], _ name: String) throws -> String {

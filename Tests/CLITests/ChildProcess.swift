@@ -8,9 +8,15 @@ final class ChildProcess: @unchecked Sendable {
     private let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
     private let closedPipes = Atomic<Int>(0)
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = CLITests.binary
-        process.arguments = arguments
+    /// Starts `bookscan ARGUMENTS`; with a `launcher`, starts that program with the binary's path and the arguments.
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [CLITests.binary.path] + arguments
+        } else {
+            process.executableURL = CLITests.binary
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "BOOKSCAN_SERVER")
         env.removeValue(forKey: "BOOKSCAN_TOKEN")
