@@ -31,12 +31,13 @@ struct FaultToleranceTests {
     func cleanWebSocket() async throws {
         let harness = try await ClientHarness.start(service: slowScans)
         defer { Task { await harness.stop() } }
-        // Generous deadlines: on a loaded machine a slow first frame must not start parallel polling here.
+        // Deadlines far beyond any stall: this test is about what the socket delivers, not how fast. On a
+        // loaded 2-core CI machine running the whole suite, 20 s without a frame was once seen here.
         var patient = ClientHarness.fastSettings
-        patient.firstFrameDeadline = .seconds(20)
-        patient.socketGiveUp = .seconds(30)
-        patient.silenceTimeout = .seconds(10)
-        let (report, observed) = await harness.scan(try TestImages.shelf(), settings: patient)
+        patient.firstFrameDeadline = .seconds(300)
+        patient.socketGiveUp = .seconds(300)
+        patient.silenceTimeout = .seconds(300)
+        let (report, observed) = await harness.scan(try TestImages.shelf(), settings: patient, timeout: .seconds(300))
         expectSound(report, observed)
         #expect(report.strategy == "websocket")
         #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
