@@ -7,7 +7,7 @@ import Testing
 
 /// The engine on the committed sample photos, scored against their ground truth the way
 /// `../shared/eval/evaluate.py` scores: greedy one-to-one matching at box IoU ≥ 0.5.
-@Suite("ScanEngine on SampleImages", .serialized)  // one engine run at a time: the cooperative pool has 2 threads
+@Suite("ScanEngine on SampleImages")
 struct SampleImageTests {
     struct Truth: Decodable {
         struct Book: Decodable { var box: [Double] }

@@ -11,9 +11,9 @@ struct ExpectContinueTests {
         let harness = try await ServiceHarness.start()
         defer { Task { await harness.stop() } }
         let jpeg = try SyntheticShelf.jpeg()
-        let (interim, final) = try await Task.detached {
-            try Self.exchange(port: harness.service.port, path: Routes.scan(UUID()), body: jpeg)
-        }.value
+        // Blocking socket calls on a thread of their own: on the cooperative pool they would starve the service.
+        let port = harness.service.port
+        let (interim, final) = try await onThread { try Self.exchange(port: port, path: Routes.scan(UUID()), body: jpeg) }
         #expect(interim.hasPrefix("HTTP/1.1 100"))
         #expect(final.hasPrefix("HTTP/1.1 202"))
     }
