@@ -1,24 +1,24 @@
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
-import Synchronization
 
 /// Records what the progress display was given, in order: each accepted event and the fraction
 /// shown with it, so a job can be checked for a bar that went backwards or a second ending.
 public final class DisplayRecorder: Sendable {
-    private let deliveries = Mutex<[(seq: Int, state: JobState, fraction: Double)]>([])
+    private let deliveries = NIOLockedValueBox<[(seq: Int, state: JobState, fraction: Double)]>([])
 
     public init() {}
 
     /// The observer to hand to the tracker.
     public var observer: TrackerObserver {
         TrackerObserver(event: { [self] event, _, fraction in
-            deliveries.withLock { $0.append((event.seq, event.state, fraction)) }
+            deliveries.withLockedValue { $0.append((event.seq, event.state, fraction)) }
         })
     }
 
     /// Everything that is wrong with what was displayed; empty when all is well.
     public func problems(succeeded: Bool) -> [String] {
-        let shown = deliveries.withLock { $0 }
+        let shown = deliveries.withLockedValue { $0 }
         var problems: [String] = []
         let fractions = shown.map(\.fraction)
         if let index = fractions.indices.dropLast().first(where: { fractions[$0] > fractions[$0 + 1] }) {

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Counts requests per kind and accepted upgrades, and remembers decisions.
 final class FaultLog: Sendable {
@@ -8,10 +8,10 @@ final class FaultLog: Sendable {
         var entries: [(ProxiedRequest, ConnectionFault)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func next(method: String, path: String, isUpgrade: Bool, plan: FaultPlan) -> (ProxiedRequest, ConnectionFault) {
-        let request: ProxiedRequest = state.withLock { s in
+        let request: ProxiedRequest = state.withLockedValue { s in
             let kind = isUpgrade ? "upgrade" : method
             s.counts[kind, default: 0] += 1
             return ProxiedRequest(
@@ -19,13 +19,13 @@ final class FaultLog: Sendable {
                 acceptedUpgradesBefore: s.acceptedUpgrades)
         }
         let fault = plan(request)
-        state.withLock { $0.entries.append((request, fault)) }
+        state.withLockedValue { $0.entries.append((request, fault)) }
         return (request, fault)
     }
 
     /// The server answered an upgrade with 101.
-    func upgradeAccepted() { state.withLock { $0.acceptedUpgrades += 1 } }
+    func upgradeAccepted() { state.withLockedValue { $0.acceptedUpgrades += 1 } }
 
-    var acceptedUpgrades: Int { state.withLock { $0.acceptedUpgrades } }
-    var entries: [(ProxiedRequest, ConnectionFault)] { state.withLock { $0.entries } }
+    var acceptedUpgrades: Int { state.withLockedValue { $0.acceptedUpgrades } }
+    var entries: [(ProxiedRequest, ConnectionFault)] { state.withLockedValue { $0.entries } }
 }

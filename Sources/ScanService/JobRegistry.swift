@@ -1,6 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ScanProtocol
-import Synchronization
 
 /// Outcome of submitting an upload under a client-chosen job id.
 enum Admission: Sendable {
@@ -16,7 +16,7 @@ enum Admission: Sendable {
 
 /// All jobs the service knows, by id; finished jobs are forgotten one TTL after they end.
 final class JobRegistry: Sendable {
-    private let jobs = Mutex<[UUID: ScanJob]>([:])
+    private let jobs = NIOLockedValueBox<[UUID: ScanJob]>([:])
     private let ttl: Duration
     private let scheduler: ScanScheduler
 
@@ -27,7 +27,7 @@ final class JobRegistry: Sendable {
 
     /// Creates and enqueues a job, or explains why not, in one atomic step per id.
     func admit(id: UUID, image: [UInt8], digest: [UInt8], now: Date) -> Admission {
-        jobs.withLock { jobs in
+        jobs.withLockedValue { jobs in
             if let existing = jobs[id], !isExpired(existing, now: now) {
                 return existing.digest == digest ? .existing(existing) : .conflict
             }
@@ -40,7 +40,7 @@ final class JobRegistry: Sendable {
 
     /// The job with this id, unless unknown or expired.
     func job(_ id: UUID, now: Date = Date()) -> ScanJob? {
-        jobs.withLock { jobs in
+        jobs.withLockedValue { jobs in
             guard let job = jobs[id] else { return nil }
             if isExpired(job, now: now) {
                 jobs.removeValue(forKey: id)
@@ -53,7 +53,7 @@ final class JobRegistry: Sendable {
     /// Drops every expired job; returns how many.
     @discardableResult
     func sweep(now: Date = Date()) -> Int {
-        jobs.withLock { jobs in
+        jobs.withLockedValue { jobs in
             let expired = jobs.values.filter { isExpired($0, now: now) }.map(\.id)
             for id in expired { jobs.removeValue(forKey: id) }
             return expired.count
@@ -61,11 +61,11 @@ final class JobRegistry: Sendable {
     }
 
     /// Number of jobs currently held.
-    var count: Int { jobs.withLock { $0.count } }
+    var count: Int { jobs.withLockedValue { $0.count } }
 
     /// Jobs per state, for `/healthz`.
     func countByState() -> [JobState: Int] {
-        let all = jobs.withLock { Array($0.values) }
+        let all = jobs.withLockedValue { Array($0.values) }
         var counts: [JobState: Int] = [:]
         for job in all { counts[job.jobState, default: 0] += 1 }
         return counts

@@ -1,6 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ScanProtocol
-import Synchronization
 
 /// What an events socket is fed: encoded event frames in `seq` order, and heartbeat ticks.
 enum OutgoingFrame: Sendable {
@@ -17,7 +17,7 @@ final class ScanJob: Sendable {
     let digest: [UInt8]
     let imageBytes: Int
     let createdAt: Date
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     private struct State {
         var image: [UInt8]?
@@ -40,19 +40,19 @@ final class ScanJob: Sendable {
         self.digest = digest
         self.imageBytes = image.count
         self.createdAt = now
-        self.state = Mutex(State(image: image, updatedAt: now))
+        self.state = NIOLockedValueBox(State(image: image, updatedAt: now))
         publish(state: .queued, stage: .queued, fraction: 0, now: now)
     }
 
-    var jobState: JobState { state.withLock { $0.jobState } }
-    var isCancelRequested: Bool { state.withLock { $0.cancelRequested } }
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-    var latestSeq: Int { state.withLock { $0.events.count } }
-    var finishedAt: Date? { state.withLock { $0.finishedAt } }
+    var jobState: JobState { state.withLockedValue { $0.jobState } }
+    var isCancelRequested: Bool { state.withLockedValue { $0.cancelRequested } }
+    var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
+    var latestSeq: Int { state.withLockedValue { $0.events.count } }
+    var finishedAt: Date? { state.withLockedValue { $0.finishedAt } }
 
     /// Moves a queued job to running and hands over its image; nil when it was canceled meanwhile.
     func start(now: Date) -> [UInt8]? {
-        let image: [UInt8]? = state.withLock { s in
+        let image: [UInt8]? = state.withLockedValue { s in
             guard s.jobState == .queued, let image = s.image else { return nil }
             s.image = nil
             s.startedAt = now
@@ -70,7 +70,7 @@ final class ScanJob: Sendable {
         state newState: JobState, stage: ScanStage, fraction: Double, now: Date,
         result: ScanResult? = nil, error: ErrorBody? = nil
     ) -> Bool {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard !s.jobState.isTerminal || s.events.isEmpty else { return false }
             let clamped = newState == .succeeded ? 1 : max(s.fraction, min(1, max(0, fraction)))
             let event = JobEvent(
@@ -100,7 +100,7 @@ final class ScanJob: Sendable {
     /// Asks the job to stop. A queued job is canceled at once; a running one at its next step.
     /// Returns true when the job was canceled here (it was still queued).
     func requestCancel(now: Date) -> Bool {
-        let wasQueued: Bool = state.withLock { s in
+        let wasQueued: Bool = state.withLockedValue { s in
             guard !s.jobState.isTerminal else { return false }
             s.cancelRequested = true
             return s.jobState == .queued
@@ -114,7 +114,7 @@ final class ScanJob: Sendable {
     /// Registers a subscriber for events after `after`: replays them into `continuation`, then keeps
     /// it for live ones. Returns the subscriber id, or nil when `limit` subscribers are already open.
     func subscribe(after: Int, limit: Int, continuation: AsyncStream<OutgoingFrame>.Continuation) -> Int? {
-        state.withLock { s in
+        state.withLockedValue { s in
             let terminal = s.jobState.isTerminal
             guard terminal || s.subscribers.count < limit else { return nil }
             let replay = s.events.filter { $0.event.seq > after }
@@ -138,12 +138,12 @@ final class ScanJob: Sendable {
 
     /// Removes a subscriber whose socket closed.
     func unsubscribe(_ id: Int) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        _ = state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
     }
 
     /// The job as `GET /v1/scans/{jobId}` shows it.
     func snapshot(ttl: Duration, now: Date) -> JobSnapshot {
-        state.withLock { s in
+        state.withLockedValue { s in
             return JobSnapshot(
                 jobId: id, state: s.jobState, stage: s.stage, fraction: s.fraction, seq: s.events.count,
                 createdAt: createdAt, updatedAt: s.updatedAt, startedAt: s.startedAt, finishedAt: s.finishedAt,
@@ -153,7 +153,7 @@ final class ScanJob: Sendable {
     }
 
     /// All events so far, in order (for tests and diagnostics).
-    var events: [JobEvent] { state.withLock { $0.events.map(\.event) } }
+    var events: [JobEvent] { state.withLockedValue { $0.events.map(\.event) } }
 
     private static func encode(_ event: JobEvent) -> String {
         guard let data = try? WireCoding.encode(ServerMessage.event(event)) else {

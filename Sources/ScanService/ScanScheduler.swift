@@ -1,5 +1,5 @@
 import DequeModule
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A bounded FIFO of jobs waiting for a worker. Workers wait in `next()`; `enqueue` refuses a job
 /// when `capacity` jobs are already waiting and no worker is free.
@@ -10,7 +10,7 @@ final class ScanScheduler: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let capacity: Int
 
     init(capacity: Int) {
@@ -19,7 +19,7 @@ final class ScanScheduler: Sendable {
 
     /// Hands the job to a waiting worker or queues it; false when the queue is full or closed.
     func enqueue(_ job: ScanJob) -> Bool {
-        let waiter: CheckedContinuation<ScanJob?, Never>?? = state.withLock { s in
+        let waiter: CheckedContinuation<ScanJob?, Never>?? = state.withLockedValue { s in
             guard !s.closed else { return .some(nil) }
             if let waiter = s.waiters.popFirst() { return waiter }
             guard s.pending.count < capacity else { return .some(nil) }
@@ -38,7 +38,7 @@ final class ScanScheduler: Sendable {
     /// The next job, waiting for one; nil once the scheduler is closed.
     func next() async -> ScanJob? {
         await withCheckedContinuation { (continuation: CheckedContinuation<ScanJob?, Never>) in
-            let ready: ScanJob?? = state.withLock { s in
+            let ready: ScanJob?? = state.withLockedValue { s in
                 if let job = s.pending.popFirst() { return .some(job) }
                 if s.closed { return .some(nil) }
                 s.waiters.append(continuation)
@@ -50,17 +50,17 @@ final class ScanScheduler: Sendable {
 
     /// Removes a job that was canceled while it waited.
     func remove(_ job: ScanJob) {
-        state.withLock { s in
+        state.withLockedValue { s in
             if let index = s.pending.firstIndex(where: { $0 === job }) { s.pending.remove(at: index) }
         }
     }
 
     /// Number of jobs waiting for a worker.
-    var pendingCount: Int { state.withLock { $0.pending.count } }
+    var pendingCount: Int { state.withLockedValue { $0.pending.count } }
 
     /// Wakes every waiting worker with nil and refuses new jobs.
     func close() {
-        let waiters = state.withLock { s in
+        let waiters = state.withLockedValue { s in
             s.closed = true
             let waiters = s.waiters
             s.waiters.removeAll()

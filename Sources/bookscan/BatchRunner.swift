@@ -1,8 +1,8 @@
 import Foundation
 import ImagePreparation
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
-import Synchronization
 
 /// Runs a batch: up to `parallel` photos through prepare → upload → track at once, writing each
 /// result as it ends, with an overall line (counts, throughput, ETA).
@@ -28,7 +28,7 @@ struct BatchRunner: Sendable {
             }
         }
         let limits = await runner.limits()
-        let progress = Locked(summary)
+        let progress = NIOLockedValueBox(summary)
         let work = queue
         let queued = work.count
         await withTaskGroup(of: Void.self) { group in
@@ -55,7 +55,7 @@ struct BatchRunner: Sendable {
                         } catch {
                             display.message("bookscan: \(photo.relative): could not write its result: \(error)", error: true)
                         }
-                        let line = progress.withLock { s in
+                        let line = progress.withLockedValue { s in
                             s.add(stored)
                             return s.overallLine(elapsed: ContinuousClock.now - started, queued: queued)
                         }
@@ -69,25 +69,17 @@ struct BatchRunner: Sendable {
                 if next < queued && interrupt.fired {
                     // Ctrl-C: start nothing new; what never started is recorded as not started.
                     let rest = work[next...].map(\.0.relative)
-                    progress.withLock { s in s.notStarted += rest }
+                    progress.withLockedValue { s in s.notStarted += rest }
                     next = queued
                 }
                 await group.next()
                 running -= 1
             }
         }
-        var final = progress.withLock { $0 }
+        var final = progress.withLockedValue { $0 }
         final.wallSeconds = (ContinuousClock.now - started).seconds
         final.interrupted = interrupt.fired
         return final
     }
 }
 
-/// A value behind a mutex that tasks can share.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) { mutex = Mutex(value) }
-
-    func withLock<T: Sendable>(_ body: (inout sending Value) -> sending T) -> T { mutex.withLock(body) }
-}

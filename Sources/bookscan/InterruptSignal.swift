@@ -1,17 +1,17 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import UnixSignals
 
 /// Turns Ctrl-C into a value every running session can wait on; the first one stops watching,
 /// a second one exits at once.
 final class InterruptSignal: Sendable {
-    private let state = Mutex<(fired: Bool, waiters: [AsyncStream<Void>.Continuation])>((false, []))
+    private let state = NIOLockedValueBox<(fired: Bool, waiters: [AsyncStream<Void>.Continuation])>((false, []))
 
     /// Starts trapping SIGINT (and SIGTERM).
     func install() async -> Task<Void, Never> {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         return Task {
             for await _ in signals {
-                let (alreadyFired, waiters) = state.withLock { s in
+                let (alreadyFired, waiters) = state.withLockedValue { s in
                     let previous = s.fired
                     s.fired = true
                     return (previous, s.waiters)
@@ -22,12 +22,12 @@ final class InterruptSignal: Sendable {
         }
     }
 
-    var fired: Bool { state.withLock { $0.fired } }
+    var fired: Bool { state.withLockedValue { $0.fired } }
 
     /// A stream that yields once when Ctrl-C is pressed (at once if it already was).
     func stream() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let fired = state.withLock { s in
+        let fired = state.withLockedValue { s in
             s.waiters.append(continuation)
             return s.fired
         }

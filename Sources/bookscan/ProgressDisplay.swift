@@ -1,7 +1,7 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
-import Synchronization
 
 /// Shows scan progress on stderr: one live line per image on a terminal (redrawn at most 10×/s),
 /// a plain line per stage change otherwise, nothing but errors with `--quiet`.
@@ -17,7 +17,7 @@ final class ProgressDisplay: Sendable {
     }
 
     let style: Style
-    private let state = Mutex<(lines: [Int: Line], lastDraw: ContinuousClock.Instant?, drawnLines: Int, overall: String?)>(([:], nil, 0, nil))
+    private let state = NIOLockedValueBox<(lines: [Int: Line], lastDraw: ContinuousClock.Instant?, drawnLines: Int, overall: String?)>(([:], nil, 0, nil))
 
     init(quiet: Bool, forceLines: Bool = false) {
         if quiet {
@@ -30,26 +30,26 @@ final class ProgressDisplay: Sendable {
     }
 
     func begin(_ slot: Int, name: String) {
-        state.withLock { $0.lines[slot] = Line(name: name) }
+        state.withLockedValue { $0.lines[slot] = Line(name: name) }
         redraw(force: true)
     }
 
     func uploading(_ slot: Int, sent: Int, total: Int) {
         guard total > 0 else { return }
-        state.withLock { s in
+        state.withLockedValue { s in
             s.lines[slot]?.stage = "uploading \(sent * 100 / total)%"
         }
         redraw(force: false)
     }
 
     func path(_ slot: Int, _ path: EventPath) {
-        state.withLock { $0.lines[slot]?.path = path == .websocket ? "ws" : "poll" }
+        state.withLockedValue { $0.lines[slot]?.path = path == .websocket ? "ws" : "poll" }
         redraw(force: false)
     }
 
     func event(_ slot: Int, _ event: JobEvent, fraction: Double) {
         let stageText = event.state.isTerminal ? event.state.rawValue : event.stage.label
-        let changed: (String, Line)? = state.withLock { s in
+        let changed: (String, Line)? = state.withLockedValue { s in
             guard var line = s.lines[slot] else { return nil }
             line.fraction = max(line.fraction, fraction)
             line.stage = stageText
@@ -68,14 +68,14 @@ final class ProgressDisplay: Sendable {
     func end(_ slot: Int) {
         guard style == .live else { return }
         clearLive()
-        state.withLock { _ = $0.lines.removeValue(forKey: slot) }
+        state.withLockedValue { _ = $0.lines.removeValue(forKey: slot) }
         redraw(force: true)
     }
 
     /// Sets the overall line shown below the per-image lines (a batch's totals); printed as a plain
     /// line when there is no terminal.
     func overall(_ text: String, print plain: Bool = false) {
-        state.withLock { $0.overall = text }
+        state.withLockedValue { $0.overall = text }
         if style == .lines && plain { write(text + "\n") }
         redraw(force: false)
     }
@@ -90,7 +90,7 @@ final class ProgressDisplay: Sendable {
 
     private func clearLive() {
         guard style == .live else { return }
-        let drawn = state.withLock { s in
+        let drawn = state.withLockedValue { s in
             let n = s.drawnLines
             s.drawnLines = 0
             return n
@@ -100,7 +100,7 @@ final class ProgressDisplay: Sendable {
 
     private func redraw(force: Bool) {
         guard style == .live else { return }
-        let text: String? = state.withLock { s in
+        let text: String? = state.withLockedValue { s in
             let now = ContinuousClock.now
             if !force, let last = s.lastDraw, now - last < .milliseconds(100) { return nil }
             s.lastDraw = now

@@ -1,11 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
-import Synchronization
 
 /// Renders results: JSON for scripts, one human summary line per image.
 enum ReportPrinter {
-    private static let stdoutLock = Mutex(())
+    private static let stdoutLock = NIOLockedValueBox(())
 
     static func printJSON(_ report: ScanReport) {
         guard let data = try? WireCoding.encode(report) else { return }
@@ -65,6 +65,6 @@ enum ReportPrinter {
     }
 
     private static func writeLine(_ text: String) {
-        stdoutLock.withLock { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        stdoutLock.withLockedValue { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 }

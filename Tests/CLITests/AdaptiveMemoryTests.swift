@@ -1,8 +1,8 @@
 import FaultProxy
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ScanService
-import Synchronization
 import Testing
 
 /// `--adaptive` end to end: the real binary against a real service behind a proxy that blocks
@@ -14,9 +14,9 @@ struct AdaptiveMemoryTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let service = try await EmbeddedScanService.start(logger: logger)
-        let blocked = Mutex(true)
+        let blocked = NIOLockedValueBox(true)
         let proxy = try await FaultProxy.start(upstreamPort: service.port) { request in
-            blocked.withLock { $0 } && request.path.contains("/events") ? .respond(status: 403) : .passThrough
+            blocked.withLockedValue { $0 } && request.path.contains("/events") ? .respond(status: 403) : .passThrough
         }
         defer {
             Task {
@@ -44,7 +44,7 @@ struct AdaptiveMemoryTests {
         #expect(third["strategy"] as? String == "polling")
         #expect(third["adaptivePolling"] as? Bool == true)
         #expect(third["probeSucceeded"] as? Bool == false)
-        blocked.withLock { $0 = false }
+        blocked.withLockedValue { $0 = false }
         let fourth = try await scan()
         #expect(fourth["adaptivePolling"] as? Bool == true)
         #expect(fourth["probeSucceeded"] as? Bool == true)

@@ -1,11 +1,12 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A `bookscan` child that keeps running while the test watches it: stdout and stderr are collected
 /// by threads of their own (never on the cooperative pool), and the test can wait for a line to appear.
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
-    private let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
+    private let output = NIOLockedValueBox<(stdout: Data, stderr: Data)>((Data(), Data()))
     private let closedPipes = Atomic<Int>(0)
 
     /// Starts `bookscan ARGUMENTS`; with a `launcher`, starts that program with the binary's path and the arguments.
@@ -36,14 +37,14 @@ final class ChildProcess: @unchecked Sendable {
                         self.closedPipes.add(1, ordering: .relaxed)
                         return
                     }
-                    self.output.withLock { if isStdout { $0.stdout.append(data) } else { $0.stderr.append(data) } }
+                    self.output.withLockedValue { if isStdout { $0.stdout.append(data) } else { $0.stderr.append(data) } }
                 }
             }.start()
         }
     }
 
-    var stdout: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    var stderr: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    var stdout: String { output.withLockedValue { String(decoding: $0.stdout, as: UTF8.self) } }
+    var stderr: String { output.withLockedValue { String(decoding: $0.stderr, as: UTF8.self) } }
     var pid: Int32 { process.processIdentifier }
 
     /// Waits until `condition` holds, checking every 50 ms; gives up (returns false) after `limit`

@@ -3,10 +3,10 @@ import Foundation
 import ImageKit
 import ImagePreparation
 import Logging
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
 import ScanService
-import Synchronization
 
 /// A real service on an ephemeral loopback port, optionally behind the fault proxy, and the real
 /// client pointed at it. Timings are shortened so fault tests run quickly; nothing is mocked.
@@ -67,14 +67,14 @@ struct ClientHarness {
 
 /// Everything the tracker delivered to the display, in order.
 final class Observed: Sendable {
-    private let state = Mutex<[(event: JobEvent, path: EventPath, fraction: Double)]>([])
+    private let state = NIOLockedValueBox<[(event: JobEvent, path: EventPath, fraction: Double)]>([])
 
-    func record(_ event: JobEvent, _ path: EventPath, _ fraction: Double) { state.withLock { $0.append((event, path, fraction)) } }
+    func record(_ event: JobEvent, _ path: EventPath, _ fraction: Double) { state.withLockedValue { $0.append((event, path, fraction)) } }
 
-    var fractions: [Double] { state.withLock { $0.map(\.fraction) } }
-    var seqs: [Int] { state.withLock { $0.map(\.event.seq) } }
-    var terminalCount: Int { state.withLock { $0.count { $0.event.state.isTerminal } } }
-    var paths: [EventPath] { state.withLock { $0.map(\.path) } }
+    var fractions: [Double] { state.withLockedValue { $0.map(\.fraction) } }
+    var seqs: [Int] { state.withLockedValue { $0.map(\.event.seq) } }
+    var terminalCount: Int { state.withLockedValue { $0.count { $0.event.state.isTerminal } } }
+    var paths: [EventPath] { state.withLockedValue { $0.map(\.path) } }
 
     /// The displayed fraction never went backwards.
     var isMonotonic: Bool {

@@ -1,7 +1,7 @@
 import FaultProxy
 import Foundation
-import Synchronization
 import ImagePreparation
+import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
 import ScanService
@@ -144,10 +144,10 @@ struct FaultToleranceTests {
         let observed = Observed()
         var display = ScanSession.Display()
         let api = session.api
-        let canceled = Mutex(false)
+        let canceled = NIOLockedValueBox(false)
         display.tracker = TrackerObserver(event: { event, path, fraction in
             observed.record(event, path, fraction)
-            let first = event.state == .running && canceled.withLock { done in
+            let first = event.state == .running && canceled.withLockedValue { done in
                 defer { done = true }
                 return !done
             }

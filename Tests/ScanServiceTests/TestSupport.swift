@@ -2,11 +2,11 @@ import Foundation
 import HTTPTypes
 import ImageKit
 import Logging
+import NIOConcurrencyHelpers
 import NIOWebSocket
 import ScanClient
 import ScanProtocol
 import ScanService
-import Synchronization
 import WSClient
 
 /// A running embedded service plus the clients tests use to talk to it over real sockets.
@@ -114,9 +114,9 @@ struct SocketTranscript: Sendable {
 }
 
 final class TranscriptBox: Sendable {
-    private let storage = Mutex<[ServerMessage]>([])
-    func append(_ message: ServerMessage) { storage.withLock { $0.append(message) } }
-    var messages: [ServerMessage] { storage.withLock { $0 } }
+    private let storage = NIOLockedValueBox<[ServerMessage]>([])
+    func append(_ message: ServerMessage) { storage.withLockedValue { $0.append(message) } }
+    var messages: [ServerMessage] { storage.withLockedValue { $0 } }
 }
 
 /// Small synthetic shelf photos drawn in memory: coloured spines on a dark back wall.

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Runs `operation` in a task of its own and returns when it ends or when the caller is canceled,
 /// whichever comes first. On cancellation the operation is canceled but not awaited: WSClient can
@@ -27,10 +27,10 @@ private final class CancelRace: Sendable {
         var finished = false
         var canceled = false
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func install(_ continuation: CheckedContinuation<Void, Never>, task: Task<Void, Never>) {
-        let (resumeNow, cancelNow) = state.withLock { state -> (Bool, Bool) in
+        let (resumeNow, cancelNow) = state.withLockedValue { state -> (Bool, Bool) in
             if state.finished { return (true, state.canceled) }
             state.continuation = continuation
             state.task = task
@@ -41,7 +41,7 @@ private final class CancelRace: Sendable {
     }
 
     func finish(cancel: Bool = false) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+        let (continuation, task) = state.withLockedValue { state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
             guard !state.finished else { return (nil, nil) }
             state.finished = true
             state.canceled = cancel
