@@ -24,19 +24,19 @@ struct GuardedServerChannel: ServerChildChannel {
 
     /// The server builder `Application` takes: Hummingbird's WebSocket upgrade channel, guarded.
     static func builder(
-        configuration: ServiceConfiguration, webSocketRouter: Router<BasicWebSocketRequestContext>, events: EventSocket
+        configuration: ServiceConfiguration, events: EventSocket
     ) -> HTTPServerBuilder {
         let webSocket = WebSocketServerConfiguration(maxFrameSize: EventSocket.maxFrameSize, autoPing: .enabled(timePeriod: configuration.pingInterval))
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: configuration.maxBytes), UnreadBodyCloser()],
             idleTimeout: TimeAmount(configuration.idleTimeout))
-        let webSocketResponder = webSocketRouter.buildResponder()
         let connections = configuration.maxConnectionsPerClient.map(ClientConnectionCounter.init(limit:))
         let refusal = refusalResponse(limit: configuration.maxConnectionsPerClient ?? 0, retryAfter: configuration.retryAfterSeconds)
         return HTTPServerBuilder { responder in
             GuardedServerChannel(
-                base: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1, ws: webSocket)) { head, _, _ in
+                    await events.shouldUpgrade(head)
+                },
                 connections: connections, headerTimeout: TimeAmount(configuration.headerTimeout), refusal: refusal,
                 maxDiscard: max(1 << 20, configuration.maxBytes),
                 admitsUpgrade: { uri, authorization in events.admitsUpgrade(uri: uri, authorization: authorization) })

@@ -39,24 +39,20 @@ public struct ScanServer: Sendable {
             configuration: configuration, registry: registry, scheduler: scheduler, metrics: metrics, version: Self.version)
 
         let router = Router()
-        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
         if let delay = configuration.faults.responseDelay {
             router.add(middleware: DelayMiddleware(delay: delay))
-            webSocketRouter.add(middleware: DelayMiddleware(delay: delay))
         }
         if let token = configuration.token {
             router.add(middleware: BearerAuthMiddleware(token: token))
-            webSocketRouter.add(middleware: BearerAuthMiddleware(token: token))
         }
         routes.register(on: router)
         let events = EventSocket(configuration: configuration, registry: registry)
-        events.register(on: webSocketRouter)
 
         let workers = ScanWorkers(
             scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
-        let guarded = GuardedServerChannel.builder(configuration: configuration, webSocketRouter: webSocketRouter, events: events)
+        let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(guarded, tlsConfiguration: $0.configuration) } ?? guarded
         let app = Application(
             router: router,
