@@ -21,10 +21,11 @@ case "$kind" in
   thread) scratch=.build-tsan ;;
   *) echo "sanitize.sh: unknown sanitizer '$kind' (address or thread)" >&2; exit 64 ;;
 esac
+# Release builds need -enable-testing for the suite's two `@testable import`s.
 case "$configuration" in
-  release) ;;
-  debug) scratch="$scratch-debug" ;;
+  release) flags=(-c release -Xswiftc -enable-testing) ;;
+  debug) flags=(-c debug); scratch="$scratch-debug" ;;
   *) echo "sanitize.sh: SANITIZE_CONFIGURATION must be release or debug, not '$configuration'" >&2; exit 64 ;;
 esac
 export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-exec swift test -c "$configuration" --sanitize="$kind" --scratch-path "$scratch" "$@"
+exec swift test "${flags[@]}" --sanitize="$kind" --scratch-path "$scratch" "$@"

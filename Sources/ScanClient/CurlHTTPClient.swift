@@ -45,13 +45,7 @@ public struct CurlHTTPClient: Sendable {
     ) async throws(HTTPTransportError) -> HTTPResponseData {
         let transfer = CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress)
         let result: Result<HTTPResponseData, HTTPTransportError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(returning: transfer.perform())
-                }
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
+            await BlockingThread.run { transfer.perform() }
         } onCancel: {
             transfer.cancel()
         }

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import ScanClient
 #endif
 
 /// A blocking loopback TCP socket for the bytes no real client sends (half heads, lies about
@@ -90,9 +91,7 @@ struct RawSocket: Sendable {
 
 /// Runs blocking socket work on a thread of its own, never on the cooperative pool.
 func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
+    try await BlockingThread.run { Result { try body() } }.get()
 }
 
 /// The status line's code of an HTTP response text, or nil.
