@@ -9,7 +9,8 @@
 # pass (RELIABILITY.md, Sanitizers). Set SANITIZE_CONFIGURATION=debug to run the debug build instead
 # (scratch path .build-tsan-debug / .build-asan-debug).
 #
-# LSan suppressions: scripts/sanitizers/lsan.supp (third-party allocations held at exit). The
+# Suppressions: scripts/sanitizers/lsan.supp (third-party allocations held at exit) and
+# scripts/sanitizers/tsan.supp (third-party frames in reports TSan cannot judge on Linux). The
 # environment is inherited by the bookscan processes the CLI tests start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,4 +29,5 @@ case "$configuration" in
   *) echo "sanitize.sh: SANITIZE_CONFIGURATION must be release or debug, not '$configuration'" >&2; exit 64 ;;
 esac
 export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 exec swift test "${flags[@]}" --sanitize="$kind" --scratch-path "$scratch" "$@"

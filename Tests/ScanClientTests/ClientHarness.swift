@@ -37,24 +37,28 @@ struct ClientHarness {
         pollInterval: .milliseconds(200), firstFrameDeadline: .milliseconds(500), socketGiveUp: .seconds(3), silenceTimeout: .seconds(1),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
-    func session(mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, timeout: Duration? = .seconds(60)) -> ScanSession {
+    func session(
+        mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
+        timeout: Duration? = .seconds(60)
+    ) -> ScanSession {
         let api = ScanAPI(
             baseURL: baseURL, token: nil, http: CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5))),
             uploadRetry: RetryPolicy(delays: [.zero, .milliseconds(100), .milliseconds(300)], jitter: .milliseconds(20)))
         var logger = Logger(label: "test.client")
         logger.logLevel = .critical
-        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, clientPingInterval: .seconds(2), logger: logger)
+        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, clientPingInterval: clientPingInterval, logger: logger)
         return ScanSession(api: api, tracker: tracker, timeout: timeout)
     }
 
     /// Scans `path` and records what the display would have shown.
-    func scan(_ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, timeout: Duration? = .seconds(60))
-        async -> (ScanReport, Observed)
-    {
+    func scan(
+        _ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
+        timeout: Duration? = .seconds(60)
+    ) async -> (ScanReport, Observed) {
         let observed = Observed()
         var display = ScanSession.Display()
         display.tracker = TrackerObserver(event: { event, path, fraction in observed.record(event, path, fraction) })
-        let report = await session(mode: mode, settings: settings, timeout: timeout).scan(
+        let report = await session(mode: mode, settings: settings, clientPingInterval: clientPingInterval, timeout: timeout).scan(
             path: path, preparer: ImagePreparer(longSide: 800), display: display)
         return (report, observed)
     }

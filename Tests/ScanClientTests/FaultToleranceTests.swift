@@ -32,12 +32,14 @@ struct FaultToleranceTests {
         let harness = try await ClientHarness.start(service: slowScans)
         defer { Task { await harness.stop() } }
         // Deadlines far beyond any stall: this test is about what the socket delivers, not how fast. On a
-        // loaded 2-core CI machine running the whole suite, 20 s without a frame was once seen here.
+        // loaded 2-core CI machine running the whole suite, 20 s without a frame was once seen here, and
+        // under ThreadSanitizer a pong later than the 2 s client ping closed the socket.
         var patient = ClientHarness.fastSettings
         patient.firstFrameDeadline = .seconds(300)
         patient.socketGiveUp = .seconds(300)
         patient.silenceTimeout = .seconds(300)
-        let (report, observed) = await harness.scan(try TestImages.shelf(), settings: patient, timeout: .seconds(300))
+        let (report, observed) = await harness.scan(
+            try TestImages.shelf(), settings: patient, clientPingInterval: .seconds(300), timeout: .seconds(300))
         expectSound(report, observed)
         #expect(report.strategy == "websocket")
         #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
