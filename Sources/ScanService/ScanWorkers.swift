@@ -105,8 +105,13 @@ final class ProgressReporter {
         lastStage = stage
         lastFraction = fraction
         job.publish(state: .running, stage: stage, fraction: min(fraction, 0.99), now: Date())
-        if let stepDelay {
-            let (seconds, attoseconds) = stepDelay.components
+        guard let stepDelay else { return }
+        // Sleeps in short slices so a cancel request ends the wait; the engine stops at its next poll.
+        let end = ContinuousClock.now + stepDelay
+        while !job.isCancelRequested {
+            let left = end - ContinuousClock.now
+            guard left > .zero else { return }
+            let (seconds, attoseconds) = min(left, .milliseconds(10)).components
             Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
         }
     }

@@ -78,11 +78,19 @@ struct EventStreamTests {
 
     @Test("DELETE cancels a job: one terminal canceled event")
     func cancel() async throws {
-        let harness = try await ServiceHarness.start(.init(workers: 1, faults: .init(scanStepDelay: .milliseconds(30))))
+        // 1 s per progress step: the first job runs for minutes unless canceled (the step delay ends
+        // when a cancel is requested), so the DELETE always finds it running, however slow the machine.
+        let harness = try await ServiceHarness.start(.init(workers: 1, faults: .init(scanStepDelay: .seconds(1))))
         defer { Task { await harness.stop() } }
         let running = UUID(), queued = UUID()
         #expect(try await harness.put(running, try SyntheticShelf.jpeg(seed: 1)).status == 202)
         #expect(try await harness.put(queued, try SyntheticShelf.jpeg(seed: 2)).status == 202)
+        var first = try await harness.snapshot(running)
+        for _ in 0..<600 where first?.state != .running {
+            try await Task.sleep(for: .milliseconds(50))
+            first = try await harness.snapshot(running)
+        }
+        #expect(first?.state == .running)
         #expect(try await harness.request("DELETE", Routes.scan(queued)).status == 202)
         #expect(try await harness.request("DELETE", Routes.scan(running)).status == 202)
         for id in [running, queued] {
