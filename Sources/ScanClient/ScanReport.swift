@@ -74,9 +74,11 @@ public struct ScanReport: Codable, Sendable {
 
     /// Fills the tracking fields from a tracked run.
     mutating func record(_ run: TrackedRun) {
+        let earlier = strategy
         strategy = run.strategy.name
-        if run.strategy == .websocket, socketFailures > 0 {
-            // A resubmission's socket carried the end, but the first submission's socket had failed.
+        if run.strategy == .websocket, socketFailures > 0 || (earlier != nil && earlier != ProgressStrategy.websocket.name) {
+            // A resubmission's socket carried the end, but the first submission's socket had failed
+            // (or polling had carried it).
             strategy = ProgressStrategy.websocketReconnected.name
         }
         if case .pollingFallback(let reason, let status, let phase) = run.strategy {

@@ -23,6 +23,14 @@ struct ResubmissionReportTests {
         #expect(report.socketFailures == 3 && report.reconnects == 2 && report.polls == 3)
     }
 
+    @Test("first submission carried by polling without a counted socket failure, the resubmission's socket by the end: websocket_reconnected")
+    func pollingThenSocketAfterResubmission() {
+        var report = ScanReport(image: "shelf.jpg", outcome: .stopped, totalSeconds: 0)
+        report.record(run(.pollingFallback(reason: .connectTimeout, status: nil, phase: .beforeFirstEvent), socketFailures: 0, reconnects: 0, polls: 2))
+        report.record(run(.websocket, socketFailures: 0, reconnects: 0, polls: 0))
+        #expect(report.strategy == "websocket_reconnected")
+    }
+
     @Test("a run without any socket failure stays websocket")
     func cleanRun() {
         var report = ScanReport(image: "shelf.jpg", outcome: .stopped, totalSeconds: 0)

@@ -183,6 +183,41 @@ struct TrackerStateMachineTests {
         #expect(finishes(ended) == [.unauthorized(status: 401)])
     }
 
+    @Test("an upgrade refused after the first-frame deadline is recorded as the refusal, not as a connect timeout")
+    func refusalAfterDeadline() {
+        var machine = accepted(.auto)
+        #expect(machine.timerFired(.firstFrameDeadline).contains(.poll))
+        _ = machine.pollResult(.snapshot(snapshot(seq: 3, .running, fraction: 0.3)))
+        _ = machine.socketEnded(connection: 1, .refused(status: 403))
+        _ = machine.pollResult(.snapshot(snapshot(seq: 8, .succeeded, fraction: 1)))
+        // The phase stays what it was at the deadline: the socket never carried an event.
+        #expect(machine.strategy == .pollingFallback(reason: .refused, status: 403, phase: .beforeFirstEvent))
+    }
+
+    @Test("giving up a socket that never sent a frame counts as a socket failure; an abandoned one is not counted twice")
+    func giveUpCounts() {
+        var machine = accepted(.auto)
+        _ = machine.timerFired(.firstFrameDeadline)
+        #expect(machine.metrics.socketFailures == 0)
+        let gaveUp = machine.timerFired(.socketGiveUp)
+        #expect(gaveUp.contains(.closeSocket(connection: 1)))
+        #expect(machine.metrics.socketFailures == 1)
+        var refused = accepted(.auto)
+        _ = refused.socketEnded(connection: 1, .refused(status: 503))
+        _ = refused.timerFired(.socketGiveUp)
+        #expect(refused.metrics.socketFailures == 1)
+    }
+
+    @Test("a connect timeout stays one when the late socket opens instead of being refused")
+    func lateOpenKeepsTimeout() {
+        var machine = accepted(.auto)
+        _ = machine.timerFired(.firstFrameDeadline)
+        _ = machine.socketOpened(connection: 1)
+        _ = machine.socketEnded(connection: 1, .closed(code: nil))
+        _ = machine.pollResult(.snapshot(snapshot(seq: 8, .succeeded, fraction: 1)))
+        #expect(machine.strategy == .pollingFallback(reason: .connectTimeout, status: nil, phase: .beforeFirstEvent))
+    }
+
     @Test("a 503 upgrade goes straight to polling, recorded as refused 503 before the first event")
     func refused503() {
         var machine = accepted(.auto)

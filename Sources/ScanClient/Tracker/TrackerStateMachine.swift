@@ -48,6 +48,9 @@ public struct TrackerStateMachine: Sendable {
     private var contiguous = 0
     private var displayFraction = 0.0
     private var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
+    /// The connection still connecting when the first-frame deadline recorded `firstFailure` as a
+    /// connect timeout: how that attempt ends (a refusal and its status) says more, and replaces it.
+    private var failureAwaitsAnswer: Int?
     private var terminalPath: EventPath?
     public private(set) var finished = false
     private var random: SplitMix64
@@ -164,6 +167,12 @@ public struct TrackerStateMachine: Sendable {
         case .closed: reason = wasOpen ? .dropped : .network
         case .protocolError: reason = .protocolError
         }
+        if failureAwaitsAnswer == connection, !wasOpen, let phase = firstFailure?.phase {
+            // The deadline only said "no answer yet"; this is the answer (e.g. a proxy's 403 that
+            // arrived after 2.5 s on a slow network).
+            firstFailure = (reason, status, phase)
+        }
+        failureAwaitsAnswer = nil
         actions += socketFailed(reason: reason, status: status)
         if case .refused(let code) = end, code == 401 || code == 403 {
             // Credentials (or a proxy) forbid it: retrying cannot help. Polling will tell (and end the run).
@@ -203,11 +212,16 @@ public struct TrackerStateMachine: Sendable {
         case .firstFrameDeadline:
             guard !everSawFrame, mode == .auto else { return [] }
             let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
+            if firstFailure == nil, case .connecting(let connection) = socket { failureAwaitsAnswer = connection }
             recordFailure(reason: reason, status: nil)
             return startPolling()
         case .socketGiveUp:
             guard !everSawFrame else { return [] }
             let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
+            switch socket {
+            case .connecting, .open: metrics.socketFailures += 1  // a live attempt given up is a failed socket
+            default: break
+            }
             recordFailure(reason: reason, status: nil)
             var actions = closeCurrentSocket()
             socket = .abandoned
