@@ -1,17 +1,33 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// Read top to bottom as the data path: C libraries → image → prepare → protocol → engine →
+// service / client → analytics → CLI; then the tools, benchmarks and tests that sit beside it.
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+
+extension Target.Dependency {
+    static let argumentParser: Self = .product(name: "ArgumentParser", package: "swift-argument-parser")
+    static let crypto: Self = .product(name: "Crypto", package: "swift-crypto")
+    static let logging: Self = .product(name: "Logging", package: "swift-log")
+    static let httpTypes: Self = .product(name: "HTTPTypes", package: "swift-http-types")
+    static let nioConcurrencyHelpers: Self = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+    static let nioCore: Self = .product(name: "NIOCore", package: "swift-nio")
+    static let nioPosix: Self = .product(name: "NIOPosix", package: "swift-nio")
+    static let nioWebSocket: Self = .product(name: "NIOWebSocket", package: "swift-nio")
+    static let nioSSL: Self = .product(name: "NIOSSL", package: "swift-nio-ssl")
+    static let wsClient: Self = .product(name: "WSClient", package: "swift-websocket")
+    static let unixSignals: Self = .product(name: "UnixSignals", package: "swift-service-lifecycle")
+}
 
 let package = Package(
     name: "bookscan",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bookscan", targets: ["bookscan"]),
-        .executable(name: "fault-campaign", targets: ["FaultCampaignRunner"]),
         .library(name: "ScanProtocol", targets: ["ScanProtocol"]),
         .library(name: "ScanService", targets: ["ScanService"]),
     ],
@@ -30,185 +46,157 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
-        // C libraries and the tiny shims that make them safe to call from Swift.
+        // C libraries and the tiny shims that make them safe to call from Swift (setjmp, variadics).
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
 
-        // image → engine → protocol → service / client → CLI
+        // The smallest shared pieces: the product version and Duration in seconds.
+        .target(name: "BookscanBase", swiftSettings: swiftSettings),
+
+        // Image: decode, orient, resize, encode JPEG; then prepare a photo for upload.
         .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: swiftSettings),
-        .target(name: "ImagePreparation", dependencies: ["ImageKit"], swiftSettings: swiftSettings),
-        .target(name: "ScanProtocol", swiftSettings: swiftSettings),
-        .target(name: "ScanEngine", dependencies: ["ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .target(name: "ImagePreparation", dependencies: ["BookscanBase", "ImageKit"], swiftSettings: swiftSettings),
+
+        // Protocol v1: the wire types and routes both sides use.
+        .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
+
+        // Engine: rows and spines from pixels.
+        .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+
+        // Service: the HTTP + WebSocket API over a job store and a worker pool.
         .target(
             name: "ScanService",
             dependencies: [
-                "ImageKit", "ScanEngine", "ScanProtocol",
+                "BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .crypto, .httpTypes, .logging, .nioConcurrencyHelpers, .nioCore, .nioPosix, .nioSSL, .nioWebSocket, .unixSignals,
             ],
             swiftSettings: swiftSettings
         ),
+
+        // Client: upload with libcurl, follow the job (WebSocket, polling) through the tracker.
         .target(
             name: "ScanClient",
             dependencies: [
-                "CCurlShim", "ImageKit", "ImagePreparation", "ScanProtocol",
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "BookscanBase", "CCurlShim", "ImagePreparation", "ScanProtocol",
+                .httpTypes, .logging, .nioConcurrencyHelpers, .nioCore, .nioSSL, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),
-        .target(
-            name: "ScanAnalytics",
-            dependencies: ["ScanClient", "ScanProtocol", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "FaultProxy",
-            dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "FaultCampaign",
-            dependencies: [
-                "FaultProxy", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "FaultCampaignRunner",
-            dependencies: [
-                "FaultCampaign", "ScanProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+
+        // Analytics: one record per run, the stats over them, the adaptive per-network memory.
+        .target(name: "ScanAnalytics", dependencies: ["BookscanBase", "ScanClient", "ScanProtocol", .crypto], swiftSettings: swiftSettings),
+
+        // The command-line tool.
         .executableTarget(
             name: "bookscan",
             dependencies: [
-                "ImageKit", "ImagePreparation", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient", "ScanAnalytics",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "BookscanBase", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                .argumentParser, .crypto, .logging, .nioConcurrencyHelpers, .unixSignals,
             ],
             swiftSettings: swiftSettings
         ),
 
-        // Fuzzing: the harness (shared with the regression tests) and two libFuzzer targets. A normal
-        // build makes replay tools; scripts/fuzz.sh builds them with -sanitize=fuzzer,address.
-        .target(name: "FuzzHarness", dependencies: ["ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzJPEGPreparation", dependencies: ["FuzzHarness"], swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzWireDecoding", dependencies: ["FuzzHarness"], swiftSettings: swiftSettings),
-
-        .executableTarget(
-            name: "EngineEval",
-            dependencies: ["ImageKit", "ScanEngine", "ScanProtocol"],
-            path: "Benchmarks/EngineEval",
+        // Tools (not products): the fault-injecting proxy, the fault campaign and the fuzzers.
+        .target(
+            name: "FaultProxy", dependencies: ["BookscanBase", .nioConcurrencyHelpers, .nioCore, .nioPosix], path: "Tools/FaultProxy",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "FaultCampaign",
+            dependencies: [
+                "BookscanBase", "FaultProxy", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                .logging, .nioConcurrencyHelpers,
+            ],
+            path: "Tools/FaultCampaign",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "fault-campaign", dependencies: ["FaultCampaign", "ScanProtocol", .argumentParser], path: "Tools/FaultCampaignRunner",
+            swiftSettings: swiftSettings),
+        // The fuzz harness (shared with the regression tests) and two libFuzzer targets. A normal
+        // build makes replay tools; scripts/fuzz.sh builds them with -sanitize=fuzzer,address.
+        .target(
+            name: "FuzzHarness", dependencies: ["ImageKit", "ImagePreparation", "ScanProtocol"], path: "Tools/FuzzHarness",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzJPEGPreparation", dependencies: ["FuzzHarness"], path: "Tools/FuzzJPEGPreparation", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzWireDecoding", dependencies: ["FuzzHarness"], path: "Tools/FuzzWireDecoding", swiftSettings: swiftSettings),
 
+        // Benchmarks (results in BENCHMARKS.md).
+        .executableTarget(
+            name: "EngineEval", dependencies: ["BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol"], path: "Benchmarks/EngineEval",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "PrepareBench", dependencies: ["BookscanBase", "ImagePreparation", "ImageKit"], path: "Benchmarks/PrepareBench",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "ServerBench",
-            dependencies: [
-                "ScanProtocol", "ScanClient",
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["BookscanBase", "ScanProtocol", "ScanClient", .logging, .nioCore, .nioPosix, .wsClient],
             path: "Benchmarks/ServerBench",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "TrackerBench",
-            dependencies: [
-                "ScanProtocol", "ScanClient", "ScanService", "FaultProxy", "ImagePreparation", "ImageKit",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["BookscanBase", "BookscanTestSupport", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService", .logging],
             path: "Benchmarks/TrackerBench",
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "PrepareBench",
-            dependencies: ["ImagePreparation", "ImageKit"],
-            path: "Benchmarks/PrepareBench",
+
+        // Tests, and the one support target they share (synthetic photos, quiet services, raw sockets, child processes).
+        .target(
+            name: "BookscanTestSupport",
+            dependencies: ["ImageKit", "ScanClient", "ScanProtocol", "ScanService", .logging, .nioConcurrencyHelpers],
+            path: "Tests/BookscanTestSupport",
             swiftSettings: swiftSettings
         ),
-
         .testTarget(name: "ImageKitTests", dependencies: ["ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ScanClientTests",
+            name: "ScanServiceTests",
             dependencies: [
-                "ScanClient", "ScanProtocol", "ScanService", "ImagePreparation", "ImageKit", "FaultProxy",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService",
+                .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FaultCampaignTests",
-            dependencies: ["FaultCampaign", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService"],
+            name: "ScanClientTests",
+            dependencies: [
+                "BookscanTestSupport", "FaultProxy", "ImageKit", "ImagePreparation", "ScanClient", "ScanProtocol", "ScanService",
+                .logging, .nioConcurrencyHelpers,
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "bookscan", "ImageKit", "ScanClient", "ScanService", "FaultProxy",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "bookscan", "BookscanTestSupport", "FaultProxy", "ImageKit", "ScanClient", "ScanService",
+                .argumentParser, .logging, .nioConcurrencyHelpers,
             ],
             exclude: ["Corpus"],  // the bad-input corpus: read from the source tree by path, not bundled
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FaultCampaignTests",
+            dependencies: ["BookscanTestSupport", "FaultCampaign", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService", .logging],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanProtocol"], exclude: ["Regressions"],
             swiftSettings: swiftSettings),
-        .testTarget(
-            name: "ScanServiceTests",
-            dependencies: [
-                "ScanService", "ScanProtocol", "ImageKit", "ScanClient",
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
     ]
 )

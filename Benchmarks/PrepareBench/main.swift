@@ -1,3 +1,4 @@
+import BookscanBase
 // PrepareBench: times ImagePreparer(longSide:).prepare(bytes:) on JPEG files already in memory
 // (DCT-scaled decode + EXIF orientation + fit long side + encode). File reading is not timed.
 //
@@ -67,10 +68,6 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - Double(lo))
 }
 
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
 func fmt(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
 func main() -> Int32 {
@@ -105,7 +102,7 @@ func main() -> Int32 {
                 FileHandle.standardError.write(Data("PrepareBench: \(path): \(error)\n".utf8))
                 return 6
             }
-            let elapsed = milliseconds(clock.now - started)
+            let elapsed = (clock.now - started).inMilliseconds
             if iteration >= options.warmup { times.append(elapsed) }
         }
         let name = (path as NSString).lastPathComponent

@@ -10,6 +10,7 @@
 // Latency is the receive time minus the event's own timestamp (same machine clock, ms resolution),
 // for live events only (replayed ones are counted apart); "ramp" while subscribers are still being
 // opened, "steady" once all were attempted. Client and server share the machine's cores.
+import BookscanBase
 import Synchronization
 import Foundation
 import Logging
@@ -231,10 +232,6 @@ func printResults(_ results: [PhaseResult], options: Options) {
         print("\n\(r.phase): \(r.abortedForRSS ? "STOPPED EARLY: server RSS passed --max-rss-mib \(options.maxRSSMiB); " : "")\(r.replayed) replayed events not timed; \(r.negative) negative latencies (clock resolution)")
         for (reason, count) in r.failures.sorted(by: { $0.value > $1.value }).prefix(5) { print("  \(count) × \(reason)") }
     }
-}
-
-extension Duration {
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 func main() async -> Int32 {

@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultProxy
 import Foundation
 import Logging
@@ -75,8 +76,7 @@ struct JobOutcome: Sendable {
 
 /// Follows one job with the real client (`ProgressTracker` + `ScanAPI` over libcurl and WSClient).
 func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duration) async -> (UUID, JobLog, Result<TrackedRun, ProgressTracker.UploadFailed>) {
-    var logger = Logger(label: "bench.client")
-    logger.logLevel = .critical
+    let logger = Logger.quiet("bench.client")
     let api = ScanAPI(baseURL: baseURL, token: nil, http: CurlHTTPClient())
     let tracker = ProgressTracker(api: api, mode: scenario.mode, settings: TrackerSettings(), logger: logger)
     let jobId = UUID()
@@ -115,7 +115,7 @@ func summarize(
     }
     switch result {
     case .success(let run):
-        outcome.strategy = run.strategy.name
+        outcome.strategy = run.strategy.name.rawValue
         if case .pollingFallback(let reason, let status, let phase) = run.strategy {
             outcome.strategy += "(\(reason.rawValue)\(status.map { " \($0)" } ?? ""), \(phase.rawValue))"
         }

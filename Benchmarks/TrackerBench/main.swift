@@ -6,14 +6,15 @@
 // job's first socket goes silent after 5 event frames.
 //
 // Starts EmbeddedScanService on loopback (default settings: heartbeat 2 s), calibrates how many
-// progress events one scan of a small synthetic shelf publishes, then sets FaultOptions.scanStepDelay
+// progress events one scan of a small synthetic shelf publishes, then sets FaultSeams.scanStepDelay
 // so each scan lasts about --scan-seconds. Every scenario gets its own FaultProxy in front of the
 // service; all jobs of all scenarios run at the same time (staggered starts), so the scenarios are
 // peers measured under the same machine load. Each job is followed by the real client
 // (ProgressTracker + ScanAPI: libcurl + WSClient) with default TrackerSettings.
+import BookscanTestSupport
 import FaultProxy
 import Foundation
-import ImageKit
+
 import Logging
 import ScanClient
 import ScanProtocol
@@ -64,33 +65,14 @@ struct UsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// A small synthetic shelf photo (the one the client tests use): cheap to scan, so the scan's
-/// duration is the injected step delay, not CPU.
-func shelfJPEG() throws -> [UInt8] {
-    var image = PixelBuffer(width: 640, height: 480, fill: (40, 28, 20))
-    image.fillRectangle(x: 0, y: 440, width: 640, height: 40, color: (150, 110, 70))
-    for i in 0..<10 {
-        let h = 220 + (i * 37) % 150
-        let shade = UInt8((i * 53) % 200 + 40)
-        image.fillRectangle(x: 20 + i * 60, y: 440 - h, width: 56, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
-    }
-    return try JPEGEncoder.encode(image, quality: 90)
-}
-
-func quietLogger(_ label: String) -> Logger {
-    var logger = Logger(label: label)
-    logger.logLevel = .critical
-    return logger
-}
-
 func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
 func run(_ options: Options) async throws -> Int32 {
-    let jpeg = try shelfJPEG()
+    let jpeg = try SyntheticShelf.jpeg(books: 10)
     let scenarios = Scenario.all.filter { options.scenarios.contains($0.name) }
 
     // 1. Calibrate: how many events does one scan publish?
-    let calibration = try await EmbeddedScanService.start(configuration: ServiceConfiguration(), logger: quietLogger("bench.calibrate"))
+    let calibration = try await EmbeddedScanService.startQuietly()
     let probe = Scenario(name: "calibrate", mode: .auto, plan: { _ in .passThrough }, note: "")
     let (_, probeLog, _) = await runJob(scenario: probe, baseURL: calibration.baseURL, jpeg: jpeg, timeout: .seconds(60))
     await calibration.stop()
@@ -100,8 +82,8 @@ func run(_ options: Options) async throws -> Int32 {
 
     // 2. The service under test, one proxy per scenario.
     let configuration = ServiceConfiguration(
-        workers: options.jobs * scenarios.count + 2, faults: FaultOptions(scanStepDelay: .milliseconds(delayMilliseconds)))
-    let service = try await EmbeddedScanService.start(configuration: configuration, logger: quietLogger("bench.service"))
+        workers: options.jobs * scenarios.count + 2).injecting(FaultSeams(scanStepDelay: .milliseconds(delayMilliseconds)))
+    let service = try await EmbeddedScanService.startQuietly(configuration)
     var proxies: [FaultProxy] = []
     var relays: [MidScanSilenceRelay?] = []
     for scenario in scenarios {

@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 import ImageKit
 
@@ -63,7 +64,7 @@ public struct ImagePreparer: Sendable {
             return PreparedImage(
                 jpeg: jpeg, width: upright.width, height: upright.height, originalWidth: original.0, originalHeight: original.1,
                 orientation: orientation, originalBytes: bytes.count,
-                milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                milliseconds: elapsed.inMilliseconds)
         } catch let error as PrepareError {
             throw error
         } catch let error as ImageError {

@@ -12,12 +12,12 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     /// The command that ran the job: `scan`, `watch` or `batch`.
     public var command: String
     /// `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized, job_lost, socket_unavailable`.
-    public var outcome: String
+    public var outcome: RunOutcome
     /// `websocket, websocket_reconnected, polling_fallback, polling`; nil when nothing was tracked.
-    public var strategy: String?
-    public var fallbackReason: String?
+    public var strategy: StrategyName?
+    public var fallbackReason: SocketFailureReason?
     public var fallbackStatus: Int?
-    public var fallbackPhase: String?
+    public var fallbackPhase: FallbackPhase?
     /// Whether adaptive memory chose polling for this run.
     public var adaptivePolling: Bool?
     /// Result of the background WebSocket probe of an adaptive polling run.
@@ -49,11 +49,11 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         self.timestamp = timestamp
         jobId = report.jobId?.uuidString.lowercased()
         self.command = command
-        outcome = report.outcome.rawValue
+        outcome = report.outcome
         strategy = report.strategy
-        fallbackReason = report.fallbackReason?.rawValue
+        fallbackReason = report.fallbackReason
         fallbackStatus = report.fallbackStatus
-        fallbackPhase = report.fallbackPhase?.rawValue
+        fallbackPhase = report.fallbackPhase
         self.adaptivePolling = adaptivePolling
         self.probeSucceeded = probeSucceeded
         reconnects = report.reconnects
@@ -73,11 +73,11 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     }
 
     /// Whether this run tried the WebSocket at all.
-    public var triedWebSocket: Bool { strategy != nil && strategy != "polling" }
+    public var triedWebSocket: Bool { strategy != nil && strategy != .polling }
     /// Whether the job reached its end (succeeded, failed or canceled on the server).
-    public var reachedEnd: Bool { ["succeeded", "failed", "canceled"].contains(outcome) }
+    public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(outcome) }
     /// Whether the WebSocket carried the job to its end.
-    public var webSocketCarried: Bool { (strategy == "websocket" || strategy == "websocket_reconnected") && reachedEnd }
+    public var webSocketCarried: Bool { (strategy?.isWebSocket ?? false) && reachedEnd }
     /// Whether a job was submitted and followed (the input could be prepared and the service answered).
     public var wasTracked: Bool { strategy != nil }
 }

@@ -1,3 +1,4 @@
+import ScanClient
 import Foundation
 
 /// How records are grouped by `bookscan stats --by`.
@@ -71,17 +72,17 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         (completion, webSocketSuccess, pollingFallback) = Self.rates(records)
         var firstEvent: [String: Timing] = [:]
         var total: [String: Timing] = [:]
-        for (strategy, group) in Dictionary(grouping: records.filter(\.wasTracked), by: { $0.strategy ?? "none" }) {
+        for (strategy, group) in Dictionary(grouping: records.filter(\.wasTracked), by: { $0.strategy?.rawValue ?? "none" }) {
             firstEvent[strategy] = Self.timing(group.compactMap(\.firstEventSeconds))
-            total[strategy] = Self.timing(group.filter { $0.outcome == "succeeded" }.map(\.totalSeconds))
+            total[strategy] = Self.timing(group.filter { $0.outcome == .succeeded }.map(\.totalSeconds))
         }
         self.firstEvent = firstEvent
         self.total = total
         var reasons: [String: Int] = [:]
-        for record in records where record.strategy == "polling_fallback" {
-            var reason = record.fallbackReason ?? "unknown"
+        for record in records where record.strategy == .pollingFallback {
+            var reason = record.fallbackReason?.rawValue ?? "unknown"
             if let status = record.fallbackStatus { reason += " \(status)" }
-            if let phase = record.fallbackPhase { reason += " (\(phase.replacingOccurrences(of: "_", with: " ")))" }
+            if let phase = record.fallbackPhase { reason += " (\(phase.rawValue.replacingOccurrences(of: "_", with: " ")))" }
             reasons[reason, default: 0] += 1
         }
         fallbackReasons = reasons
@@ -98,15 +99,15 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         let tracked = records.filter(\.wasTracked)
         let tried = records.filter(\.triedWebSocket)
         return (
-            Rate(tracked.filter { $0.outcome == "succeeded" }.count, tracked.count, target: completionTarget),
+            Rate(tracked.filter { $0.outcome == .succeeded }.count, tracked.count, target: completionTarget),
             Rate(tried.filter(\.webSocketCarried).count, tried.count, target: webSocketTarget),
-            Rate(tried.filter { $0.strategy == "polling_fallback" }.count, tried.count, target: fallbackTarget, lowerIsBetter: true)
+            Rate(tried.filter { $0.strategy == .pollingFallback }.count, tried.count, target: fallbackTarget, lowerIsBetter: true)
         )
     }
 
     static func key(_ record: AnalyticsRecord, _ grouping: StatsGrouping) -> String {
         switch grouping {
-        case .strategy: record.strategy ?? "untracked"
+        case .strategy: record.strategy?.rawValue ?? "untracked"
         case .network: record.network
         case .server: record.server
         case .day: String(record.timestamp.formatted(.iso8601.year().month().day()))

@@ -1,3 +1,4 @@
+import ScanClient
 import Foundation
 
 /// Per (network, server) memory of whether the WebSocket works, learned from run outcomes: after 2
@@ -44,7 +45,7 @@ public struct StrategyMemory: Sendable {
     @discardableResult
     public func learn(from record: AnalyticsRecord, now: Date = Date()) throws -> Entry? {
         let success = record.webSocketCarried || record.probeSucceeded == true
-        let failure = record.strategy == "polling_fallback" && !Self.isServerFault(record)
+        let failure = record.strategy == .pollingFallback && !Self.isServerFault(record)
         guard success || failure else { return nil }
         return try update(network: record.network, server: record.server, now: now) { entry in
             if success {
@@ -53,7 +54,7 @@ public struct StrategyMemory: Sendable {
                 entry.lastReason = nil
             } else {
                 entry.consecutiveFailures += 1
-                entry.lastReason = record.fallbackReason
+                entry.lastReason = record.fallbackReason?.rawValue
                 if entry.consecutiveFailures >= Self.failuresToPreferPolling {
                     entry.preferPollingUntil = now.addingTimeInterval(Self.verdictLifetime)
                 }

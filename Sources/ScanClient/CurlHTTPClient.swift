@@ -1,3 +1,4 @@
+import BookscanBase
 import CCurlShim
 import Foundation
 import Synchronization
@@ -104,10 +105,10 @@ final class CurlTransfer: @unchecked Sendable {
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
         if let ca = configuration.caCertificatePath { bs_curl_setopt_string(handle, CURLOPT_CAINFO, ca) }
-        bs_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout.milliseconds))
+        bs_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout.wholeMilliseconds))
         bs_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedBytes)
-        bs_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.lowSpeedTime.milliseconds / 1000)))
-        if let total = configuration.totalTimeout { bs_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(total.milliseconds)) }
+        bs_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.lowSpeedTime.wholeMilliseconds / 1000)))
+        if let total = configuration.totalTimeout { bs_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(total.wholeMilliseconds)) }
         bs_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
         bs_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         bs_curl_setopt_write_function(handle) { pointer, size, count, userdata in
@@ -188,9 +189,4 @@ final class CurlTransfer: @unchecked Sendable {
         default: return .init(kind: .other, message: message)
         }
     }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 
 /// When to retry an idempotent request: on connection errors and 429/502/503/504, after the
@@ -16,7 +17,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public func delay(afterAttempt attempt: Int, status: Int?, retryAfter: String?) -> Duration? {
         if let status, !Self.retryableStatuses.contains(status) { return nil }
         guard attempt < delays.count else { return nil }
-        let jitterMilliseconds = Int64.random(in: 0...max(0, Int64(jitter.components.seconds * 1000 + jitter.components.attoseconds / 1_000_000_000_000_000)))
+        let jitterMilliseconds = Int64.random(in: 0...max(0, jitter.wholeMilliseconds))
         var wait = delays[attempt] + .milliseconds(jitterMilliseconds)
         if let retryAfter, let seconds = Double(retryAfter.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
             wait = max(wait, .milliseconds(Int64(min(seconds, 120) * 1000)))

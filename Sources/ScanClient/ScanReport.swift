@@ -32,8 +32,8 @@ public struct ScanReport: Codable, Sendable {
     public var jobId: UUID?
     public var outcome: RunOutcome
     public var state: JobState?
-    /// `websocket`, `websocket_reconnected`, `polling_fallback` or `polling`; nil when nothing was tracked.
-    public var strategy: String?
+    /// Which ProgressStrategy carried the run; nil when nothing was tracked.
+    public var strategy: StrategyName?
     public var fallbackReason: SocketFailureReason?
     public var fallbackStatus: Int?
     public var fallbackPhase: FallbackPhase?
@@ -76,10 +76,10 @@ public struct ScanReport: Codable, Sendable {
     mutating func record(_ run: TrackedRun) {
         let earlier = strategy
         strategy = run.strategy.name
-        if run.strategy == .websocket, socketFailures > 0 || (earlier != nil && earlier != ProgressStrategy.websocket.name) {
+        if run.strategy == .websocket, socketFailures > 0 || (earlier != nil && earlier != .websocket) {
             // A resubmission's socket carried the end, but the first submission's socket had failed
             // (or polling had carried it).
-            strategy = ProgressStrategy.websocketReconnected.name
+            strategy = .websocketReconnected
         }
         if case .pollingFallback(let reason, let status, let phase) = run.strategy {
             fallbackReason = reason

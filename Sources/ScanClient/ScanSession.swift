@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 import ImagePreparation
 import Logging

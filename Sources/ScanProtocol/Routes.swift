@@ -1,16 +1,45 @@
 import Foundation
 
-/// The paths of protocol v1, defined once for the server's router and the client's requests.
+/// The paths of protocol v1, defined once: the patterns the server's router registers, the paths
+/// the client requests, and the parser the server uses on raw request paths (upgrade decisions).
 public enum Routes {
+    /// Every versioned route starts with this; the bearer token guards all of them.
+    public static let versionPrefix = "/v1/"
     public static let scansPrefix = "/v1/scans"
     public static let limits = "/v1/limits"
     public static let health = "/healthz"
+    /// Last path component of the events route.
+    public static let eventsSuffix = "events"
+    /// Name of the job id parameter in the router patterns.
+    public static let jobIdParameter = "jobId"
+
+    /// Router patterns (`:jobId` is the parameter `jobIdParameter`).
+    public enum Pattern {
+        /// `PUT` uploads, `GET` reads the snapshot, `DELETE` cancels.
+        public static let scan = "\(Routes.scansPrefix)/:\(Routes.jobIdParameter)"
+        /// The events WebSocket (and its plain-HTTP refusal).
+        public static let events = "\(scan)/\(Routes.eventsSuffix)"
+        public static let limits = Routes.limits
+        public static let health = Routes.health
+    }
 
     /// `/v1/scans/{jobId}`: PUT uploads, GET reads the snapshot, DELETE cancels.
     public static func scan(_ jobId: UUID) -> String { "\(scansPrefix)/\(jobId.uuidString.lowercased())" }
 
     /// `/v1/scans/{jobId}/events?after=N`: the WebSocket that replays events with seq > N, then streams.
-    public static func events(_ jobId: UUID, after: Int) -> String { "\(scan(jobId))/events?after=\(after)" }
+    public static func events(_ jobId: UUID, after: Int) -> String { "\(scan(jobId))/\(eventsSuffix)?\(ProtocolNames.afterQuery)=\(after)" }
+
+    /// The job id text of an events path (`/v1/scans/{jobId}/events`, no query), or nil when the
+    /// path is not the events route. The text is not checked to be a UUID.
+    public static func eventsJobId(inPath path: some StringProtocol) -> Substring? {
+        let parts = String(path).split(separator: "/", omittingEmptySubsequences: false)
+        let prefix = scansPrefix.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == prefix.count + 2, parts.starts(with: prefix), parts.last == Substring(eventsSuffix) else { return nil }
+        return parts[prefix.count]
+    }
+
+    /// Whether `path` is the events route.
+    public static func isEvents(_ path: some StringProtocol) -> Bool { eventsJobId(inPath: path) != nil }
 }
 
 /// Header and query names of protocol v1.

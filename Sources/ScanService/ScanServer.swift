@@ -1,3 +1,5 @@
+import BookscanBase
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -11,9 +13,6 @@ import UnixSignals
 /// The scan service: the HTTP + WebSocket API of protocol v1 over a bounded scan worker pool.
 /// `bookscan serve` runs it standalone; the CLI embeds it on loopback when no server is configured.
 public struct ScanServer: Sendable {
-    /// The bookscan version the service reports.
-    public static let version = "0.1.0"
-
     public let configuration: ServiceConfiguration
     private let logger: Logger
 
@@ -32,26 +31,24 @@ public struct ScanServer: Sendable {
     public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) throws
         -> ServiceGroup
     {
-        let scheduler = ScanScheduler(capacity: configuration.queueCapacity)
-        let registry = JobRegistry(ttl: configuration.jobTTL, scheduler: scheduler)
+        let store: any JobStore = MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity)
         let metrics = ServiceMetrics()
-        let routes = ScanRoutes(
-            configuration: configuration, registry: registry, scheduler: scheduler, metrics: metrics, version: Self.version)
+        let routes = ScanRoutes(configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current)
 
         let router = Router()
         if let delay = configuration.faults.responseDelay {
-            router.add(middleware: DelayMiddleware(delay: delay))
+            router.add(middleware: ResponseDelayMiddleware(delay: delay))
         }
         if let token = configuration.token {
             router.add(middleware: BearerAuthMiddleware(token: token))
         }
         routes.register(on: router)
-        let events = EventSocket(configuration: configuration, registry: registry)
+        let events = EventSocket(configuration: configuration, store: store)
 
         let workers = ScanWorkers(
-            scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
+            store: store, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
-        let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
+        let housekeeping = Housekeeping(store: store, interval: min(configuration.jobTTL, .seconds(30)))
         let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(guarded, tlsConfiguration: $0.configuration) } ?? guarded
         let app = Application(
@@ -63,28 +60,5 @@ public struct ScanServer: Sendable {
             logger: logger)
         return ServiceGroup(
             configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: shutdownSignals, logger: logger))
-    }
-}
-
-/// Runs the worker pool as a lifecycle service; cancelled when the service group shuts down.
-struct WorkerService: Service {
-    let workers: ScanWorkers
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { await workers.run() }
-    }
-}
-
-/// Periodically forgets jobs whose TTL has passed (lookups also check expiry lazily).
-struct Housekeeping: Service {
-    let registry: JobRegistry
-    let interval: Duration
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while (try? await Task.sleep(for: max(interval, .milliseconds(100)))) != nil {
-                registry.sweep()
-            }
-        }
     }
 }

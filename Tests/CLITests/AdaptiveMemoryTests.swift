@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultProxy
 import Foundation
 import Logging
@@ -11,9 +12,7 @@ import Testing
 struct AdaptiveMemoryTests {
     @Test("two blocked runs → polling preferred (with a failing probe); unblocked → the probe clears the verdict")
     func learnsAndHeals() async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await EmbeddedScanService.start(logger: logger)
+        let service = try await EmbeddedScanService.startQuietly()
         let blocked = NIOLockedValueBox(true)
         let proxy = try await FaultProxy.start(upstreamPort: service.port) { request in
             blocked.withLockedValue { $0 } && request.path.contains("/events") ? .respond(status: 403) : .passThrough

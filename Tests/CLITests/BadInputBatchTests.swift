@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultProxy
 import Foundation
 import Logging
@@ -35,9 +36,7 @@ struct BadInputBatchTests {
 
     @Test("a photo deleted after the folder was listed fails on its own (19) and the batch goes on; a FIFO is skipped")
     func vanishesBeforeItsTurn() async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await EmbeddedScanService.start(configuration: ServiceConfiguration(), logger: logger)
+        let service = try await EmbeddedScanService.startQuietly()
         let root = try BatchTests.folder([
             "a.jpg": try BatchTests.photo(seed: 31), "b.jpg": try BatchTests.photo(seed: 32), "c.jpg": try BatchTests.photo(seed: 33),
         ])

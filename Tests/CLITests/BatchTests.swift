@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultProxy
 import Foundation
 import ImageKit
@@ -11,16 +12,7 @@ struct BatchTests {
     let cli = CLITests()
 
     /// A small synthetic shelf photo (fast to scan in debug builds).
-    static func photo(seed: Int) throws -> [UInt8] {
-        var image = PixelBuffer(width: 480, height: 360, fill: (40, 28, 20))
-        image.fillRectangle(x: 0, y: 330, width: 480, height: 30, color: (150, 110, 70))
-        for i in 0..<8 {
-            let h = 150 + (i * 37 + seed * 11) % 120
-            let shade = UInt8((i * 53 + seed * 29) % 200 + 40)
-            image.fillRectangle(x: 16 + i * 56, y: 330 - h, width: 52, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
-        }
-        return try JPEGEncoder.encode(image, quality: 90)
-    }
+    static func photo(seed: Int) throws -> [UInt8] { try SyntheticShelf.jpeg(width: 480, height: 360, books: 8, seed: seed) }
 
     static func folder(_ files: [String: [UInt8]]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)").path
@@ -78,10 +70,7 @@ struct BatchTests {
 
     @Test("sockets dropped in the middle of a batch: every job still completes")
     func faultyWebSocket() async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await EmbeddedScanService.start(
-            configuration: ServiceConfiguration(faults: FaultOptions(scanStepDelay: .milliseconds(20))), logger: logger)
+        let service = try await EmbeddedScanService.startQuietly(ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(20))))
         let proxy = try await FaultProxy.start(upstreamPort: service.port) { $0.isUpgrade ? .dropAfterEvents(2) : .passThrough }
         defer {
             Task {

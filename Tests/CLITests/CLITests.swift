@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ImageKit
 import Testing
@@ -40,28 +41,15 @@ struct CLITests {
     /// the cooperative pool: a child talking to a service in this process must not starve it.
     /// `launcher` runs the binary through another program (e.g. `setpriv …`), which gets its path first.
     func bookscan(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) async throws -> Run {
-        let child = try ChildProcess(arguments, environment: environment, launcher: launcher)
+        let child = try ChildProcess.bookscan(arguments, environment: environment, launcher: launcher)
         let status = await child.exit()
         return Run(status: status, stdout: child.stdout, stderr: child.stderr, exitedNormally: child.process.terminationReason == .exit)
     }
 
     /// Waits for processes on a thread of its own.
-    static func wait(_ processes: [Process]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                for process in processes { process.waitUntilExit() }
-                continuation.resume()
-            }.start()
-        }
-    }
+    static func wait(_ processes: [Process]) async { await ChildProcess.wait(processes) }
 
-    func temporary(_ bytes: [UInt8], _ name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-cli-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
+    func temporary(_ bytes: [UInt8], _ name: String) throws -> String { try TemporaryFiles.write(bytes, name: name) }
 
     @Test("bad inputs: a one-line error naming the file and the problem, each with its own exit code")
     func badInputs() async throws {

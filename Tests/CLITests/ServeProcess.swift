@@ -1,4 +1,26 @@
+import BookscanTestSupport
 import Foundation
+
+extension ChildProcess {
+    /// Starts the `bookscan` binary under test with ARGUMENTS; its analytics and memory go to the
+    /// tests' state directory, and no server or token leaks in from the environment.
+    static func bookscan(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> ChildProcess {
+        var environment = environment
+        environment["XDG_STATE_HOME"] = environment["XDG_STATE_HOME"] ?? CLITests.stateDirectory
+        return try ChildProcess(
+            executable: CLITests.binary, arguments, environment: environment, removing: ["BOOKSCAN_SERVER", "BOOKSCAN_TOKEN"],
+            launcher: launcher)
+    }
+
+    /// `bookscan serve` prints `bookscan serve: listening on SCHEME://HOST:PORT`: the port, once it has.
+    var listeningPort: Int? {
+        guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("bookscan serve: listening on ") }),
+            let scheme = line.range(of: "://"),
+            let colon = line[scheme.upperBound...].firstIndex(of: ":")
+        else { return nil }
+        return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
+    }
+}
 
 /// A real `bookscan serve --port 0` child, started and waited for until it listens, for tests
 /// that need the standalone service (TLS flags, its log, the token).
@@ -13,7 +35,7 @@ struct ServeProcess {
     /// Starts the service and waits for its "listening on" line; if it exits first, throws
     /// `ServeFailure` with what it printed.
     static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServeProcess {
-        let child = try ChildProcess(["serve", "--port", "0"] + arguments, environment: environment)
+        let child = try ChildProcess.bookscan(["serve", "--port", "0"] + arguments, environment: environment)
         _ = await ChildProcess.until(.seconds(60)) { child.listeningPort != nil || !child.process.isRunning }
         guard let port = child.listeningPort else {
             if child.process.isRunning { child.process.terminate() }

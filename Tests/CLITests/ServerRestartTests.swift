@@ -1,3 +1,5 @@
+import BookscanTestSupport
+import BookscanBase
 import Foundation
 import ScanClient
 import Testing
@@ -24,7 +26,7 @@ struct ServerRestartTests {
 
     /// One worker, and every progress step held 60 ms, so a scan lasts long enough to be killed mid-way.
     func serve(port: Int) throws -> ChildProcess {
-        try ChildProcess(["serve", "--port", "\(port)", "--workers", "1", "--scan-step-delay", "0.06"])
+        try ChildProcess.bookscan(["serve", "--port", "\(port)", "--workers", "1", "--scan-step-delay", "0.06"])
     }
 
     func report(_ client: ChildProcess) -> [String: Any]? {
@@ -51,7 +53,7 @@ struct ServerRestartTests {
         let port = try #require(first.listeningPort)
         let logs = images.map { _ in FileManager.default.temporaryDirectory.appendingPathComponent("restart-\(UUID().uuidString).jsonl").path }
         let clients = try images.indices.map { i in
-            try ChildProcess(["scan", images[i], "--server", "http://127.0.0.1:\(port)", "--events", "--json", "--analytics-log", logs[i]])
+            try ChildProcess.bookscan(["scan", images[i], "--server", "http://127.0.0.1:\(port)", "--events", "--json", "--analytics-log", logs[i]])
         }
         // Every upload accepted: one job running, two queued; and a client shows progress.
         let loaded = await ChildProcess.until {
@@ -100,8 +102,4 @@ struct ServerRestartTests {
         _ = await second.exit()
         print("restart figures: down \(String(format: "%.2f", down.inSeconds)) s (kill → listening again); " + figures.joined(separator: "; "))
     }
-}
-
-extension Duration {
-    fileprivate var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

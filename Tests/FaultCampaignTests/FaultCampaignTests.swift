@@ -43,15 +43,15 @@ struct FaultCampaignTests {
     func expectations() {
         var refused = InjectedFault(kind: .upgradeRefused)
         refused.status = 426
-        #expect(refused.expected == .fallback("refused", status: 426))
-        #expect(InjectedFault(kind: .silentUpgrade).expected == .fallback("silent"))
-        #expect(InjectedFault(kind: .tcpReset).expected.strategy == "websocket_reconnected")
+        #expect(refused.expected == .fallback(.refused, status: 426))
+        #expect(InjectedFault(kind: .silentUpgrade).expected == .fallback(.silent))
+        #expect(InjectedFault(kind: .tcpReset).expected.strategy == .websocketReconnected)
         var polls = InjectedFault(kind: .pollFaults)
         polls.viaFallback = false
         #expect(polls.mode == .polling)
         #expect(polls.expected == .polling)
         polls.viaFallback = true
         #expect(polls.mode == .auto)
-        #expect(polls.expected == .fallback("refused", status: 503))
+        #expect(polls.expected == .fallback(.refused, status: 503))
     }
 }

@@ -15,13 +15,13 @@ struct AnalyticsTests {
         return path
     }
 
-    func record(network: String = "1111111111111111", strategy: String?, outcome: String = "succeeded", reason: String? = nil, status: Int? = nil)
+    func record(network: String = "1111111111111111", strategy: StrategyName?, outcome: RunOutcome = .succeeded, reason: SocketFailureReason? = nil, status: Int? = nil)
         throws -> AnalyticsRecord
     {
-        var report = ScanReport(image: "x.jpg", outcome: RunOutcome(rawValue: outcome) ?? .succeeded, totalSeconds: 1)
+        var report = ScanReport(image: "x.jpg", outcome: outcome, totalSeconds: 1)
         report.jobId = UUID()
         report.strategy = strategy
-        report.fallbackReason = reason.flatMap(SocketFailureReason.init(rawValue:))
+        report.fallbackReason = reason
         report.fallbackStatus = status
         report.fallbackPhase = reason == nil ? nil : .beforeFirstEvent
         return AnalyticsRecord(report: report, command: "scan", network: network, server: "embedded", version: "test")
@@ -64,7 +64,7 @@ struct AnalyticsTests {
     @Test("16 concurrent writers in one process: every line whole and parseable")
     func concurrentWriters() async throws {
         let log = AnalyticsLog(path: try temporaryDirectory() + "/a.jsonl")
-        let template = try record(strategy: "websocket")
+        let template = try record(strategy: .websocket)
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<16 {
                 group.addTask {
@@ -86,12 +86,12 @@ struct AnalyticsTests {
     func corruptLines() throws {
         let path = try temporaryDirectory() + "/c.jsonl"
         let log = AnalyticsLog(path: path)
-        try log.append(try record(strategy: "websocket"))
+        try log.append(try record(strategy: .websocket))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         handle.seekToEndOfFile()
         handle.write(Data("{\"schemaVersion\":1,\"time".utf8))  // a crash mid-line
         try handle.close()
-        try log.append(try record(strategy: "polling"))
+        try log.append(try record(strategy: .polling))
         let (records, skipped) = log.read()
         #expect(skipped == 1)
         #expect(records.count == 1)  // the partial line swallowed the next record's start: that line is lost as one
@@ -100,7 +100,7 @@ struct AnalyticsTests {
     @Test("rotation keeps one previous file and loses no record")
     func rotation() throws {
         let path = try temporaryDirectory() + "/r.jsonl"
-        var sample = try record(strategy: "websocket")
+        var sample = try record(strategy: .websocket)
         sample.jobId = "job-0"
         let lineLength = try WireCoding.encode(sample).count + 1
         let log = AnalyticsLog(path: path, rotateBytes: 6 * lineLength + lineLength / 2)
@@ -127,16 +127,16 @@ struct AnalyticsTests {
         let memory = StrategyMemory(path: try temporaryDirectory() + "/m.json")
         let network = "2222222222222222"
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "refused", status: 503), now: now)
-        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "silent"), now: now)
+        try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .refused, status: 503), now: now)
+        try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .silent), now: now)
         #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
-        try memory.learn(from: try record(network: network, strategy: "polling_fallback", reason: "dropped"), now: now)
+        try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .dropped), now: now)
         #expect(memory.prefersPolling(network: network, server: "embedded", now: now))
         #expect(!memory.prefersPolling(network: "1111111111111111", server: "embedded", now: now))
         // expiry after 7 days
         #expect(!memory.prefersPolling(network: network, server: "embedded", now: now.addingTimeInterval(7 * 86400 + 1)))
         // a probe success clears the verdict
-        var probed = try record(network: network, strategy: "polling")
+        var probed = try record(network: network, strategy: .polling)
         probed.probeSucceeded = true
         try memory.learn(from: probed, now: now)
         #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
@@ -150,7 +150,7 @@ struct AnalyticsTests {
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
         let memory = StrategyMemory(path: path)
         #expect(memory.entries().warning != nil)
-        try memory.learn(from: try record(strategy: "polling_fallback", reason: "silent"))
+        try memory.learn(from: try record(strategy: .pollingFallback, reason: .silent))
         #expect(memory.entries().warning == nil)
         #expect(memory.entries().entries.count == 1)
     }
@@ -185,7 +185,7 @@ struct AnalyticsTests {
 
     @Test("records never contain the token, and round-trip")
     func recordRoundTrip() throws {
-        let r = try record(strategy: "polling_fallback", reason: "refused", status: 503)
+        let r = try record(strategy: .pollingFallback, reason: .refused, status: 503)
         let line = String(decoding: try WireCoding.encode(r), as: UTF8.self)
         #expect(!line.contains("\n"))
         let decoded = try WireCoding.decode(AnalyticsRecord.self, from: Data(line.utf8))

@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultProxy
 import Foundation
 import ImageKit
@@ -18,9 +19,7 @@ struct ClientHarness {
         var configuration = configuration
         // Heartbeats well inside the client's 1 s silence timeout, so only injected silence looks dead.
         configuration.heartbeatInterval = .milliseconds(200)
-        var logger = Logger(label: "test.service")
-        logger.logLevel = .critical
-        let service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        let service = try await EmbeddedScanService.startQuietly(configuration)
         var proxy: FaultProxy?
         if let plan { proxy = try await FaultProxy.start(upstreamPort: service.port, plan: plan) }
         return ClientHarness(service: service, proxy: proxy)
@@ -63,10 +62,7 @@ struct ClientHarness {
         return (report, observed)
     }
 
-    func health() async throws -> HealthStatus {
-        let response = try await CurlHTTPClient().send(HTTPRequestData(method: "GET", url: service.baseURL + Routes.health))
-        return try WireCoding.decode(HealthStatus.self, from: Data(response.body))
-    }
+    func health() async throws -> HealthStatus { try await service.health() }
 }
 
 /// Everything the tracker delivered to the display, in order.
@@ -93,26 +89,8 @@ final class Observed: Sendable {
 /// Test images written to a temporary folder.
 enum TestImages {
     /// A small synthetic shelf photo (fast to scan in debug builds).
-    static func shelf(books: Int = 10, seed: Int = 0) throws -> String {
-        var image = PixelBuffer(width: 640, height: 480, fill: (40, 28, 20))
-        image.fillRectangle(x: 0, y: 440, width: 640, height: 40, color: (150, 110, 70))
-        let width = 600 / books
-        for i in 0..<books {
-            let h = 220 + (i * 37 + seed * 11) % 150
-            let shade = UInt8((i * 53 + seed * 29) % 200 + 40)
-            image.fillRectangle(x: 20 + i * width, y: 440 - h, width: width - 4, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
-        }
-        return try write(try JPEGEncoder.encode(image, quality: 90), name: "shelf-\(books)-\(seed).jpg")
-    }
-
-    static func write(_ bytes: [UInt8], name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
+    static func shelf(books: Int = 10, seed: Int = 0) throws -> String { try SyntheticShelf.file(books: books, seed: seed) }
 }
 
 /// Slow scans, so faults land in the middle of a job.
-let slowScans = ServiceConfiguration(faults: FaultOptions(scanStepDelay: .milliseconds(15)))
+let slowScans = ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(15)))

@@ -41,7 +41,7 @@ struct FaultToleranceTests {
         let (report, observed) = await harness.scan(
             try TestImages.shelf(), settings: patient, clientPingInterval: .seconds(300), timeout: .seconds(300))
         expectSound(report, observed)
-        #expect(report.strategy == "websocket")
+        #expect(report.strategy == .websocket)
         #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
         #expect(report.polls == 0)
     }
@@ -54,7 +54,7 @@ struct FaultToleranceTests {
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(image)
         expectSound(report, observed, reference: expected)
-        #expect(report.strategy == "polling_fallback")
+        #expect(report.strategy == .pollingFallback)
         #expect(report.fallbackReason == .refused)
         #expect(report.fallbackStatus == 503)
         #expect(report.fallbackPhase == .beforeFirstEvent)
@@ -69,7 +69,7 @@ struct FaultToleranceTests {
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(image)
         expectSound(report, observed, reference: expected)
-        #expect(report.strategy == "polling_fallback")
+        #expect(report.strategy == .pollingFallback)
         #expect(report.fallbackReason == .silent)
         #expect((report.eventsByPath["polling"] ?? 0) > 0)
     }
@@ -86,22 +86,22 @@ struct FaultToleranceTests {
         expectSound(report, observed, reference: expected)
         #expect(report.socketFailures >= 1)
         #expect(report.reconnects >= 1)
-        #expect(["websocket_reconnected", "polling_fallback"].contains(report.strategy))
-        if report.strategy == "polling_fallback" { #expect(report.fallbackPhase == .midScan) }
+        #expect(report.strategy == .websocketReconnected || report.strategy == .pollingFallback)
+        if report.strategy == .pollingFallback { #expect(report.fallbackPhase == .midScan) }
         let resumed = harness.proxy?.requests.filter { $0.0.isUpgrade && !$0.0.path.hasSuffix("after=0") } ?? []
         #expect(!resumed.isEmpty)
     }
 
     @Test("FM 9: every socket drops: after 5 failures the run stays on polling and still completes")
     func everySocketDrops() async throws {
-        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(40)))) { request in
+        let harness = try await ClientHarness.start(service: .init().injecting(FaultSeams(scanStepDelay: .milliseconds(40)))) { request in
             request.isUpgrade ? .dropAfterEvents(1) : .passThrough
         }
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 4))
         expectSound(report, observed)
         #expect(report.socketFailures <= 5)
-        #expect(["websocket_reconnected", "polling_fallback"].contains(report.strategy))
+        #expect(report.strategy == .websocketReconnected || report.strategy == .pollingFallback)
     }
 
     @Test("FM 10: an upload reset mid-body is retried with the same jobId: one job, one scan")
@@ -121,18 +121,18 @@ struct FaultToleranceTests {
     @Test("FM 11, 19: 500s on every other poll do not end the run")
     func pollFailures() async throws {
         let harness = try await ClientHarness.start(
-            service: .init(faults: FaultOptions(failEveryNthPoll: 2, scanStepDelay: .milliseconds(15))))
+            service: .init().injecting(FaultSeams(failEveryNthPoll: 2, scanStepDelay: .milliseconds(15))))
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 6), mode: .polling)
         expectSound(report, observed)
-        #expect(report.strategy == "polling")
+        #expect(report.strategy == .polling)
         #expect(report.polls >= 2)
     }
 
     @Test("FM 8, 15: a slow server (every response delayed) still completes over the WebSocket")
     func slowServer() async throws {
         let harness = try await ClientHarness.start(
-            service: .init(faults: FaultOptions(responseDelay: .milliseconds(300), scanStepDelay: .milliseconds(10))))
+            service: .init().injecting(FaultSeams(responseDelay: .milliseconds(300), scanStepDelay: .milliseconds(10))))
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 7))
         expectSound(report, observed)
@@ -140,7 +140,7 @@ struct FaultToleranceTests {
 
     @Test("FM 12, 13: a canceled job ends as canceled (typed state), reported once")
     func canceledJob() async throws {
-        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(50))))
+        let harness = try await ClientHarness.start(service: .init().injecting(FaultSeams(scanStepDelay: .milliseconds(50))))
         defer { Task { await harness.stop() } }
         let session = harness.session()
         let observed = Observed()
@@ -188,7 +188,7 @@ struct FaultToleranceTests {
 
     @Test("--timeout stops watching with its own outcome; the job itself is untouched")
     func timeout() async throws {
-        let harness = try await ClientHarness.start(service: .init(faults: FaultOptions(scanStepDelay: .milliseconds(200))))
+        let harness = try await ClientHarness.start(service: .init().injecting(FaultSeams(scanStepDelay: .milliseconds(200))))
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 11), timeout: .milliseconds(600))
         #expect(report.outcome == .timedOut)

@@ -19,7 +19,7 @@ struct ResubmissionReportTests {
         var report = ScanReport(image: "shelf.jpg", outcome: .stopped, totalSeconds: 0)
         report.record(run(.pollingFallback(reason: .dropped, status: nil, phase: .midScan), socketFailures: 3, reconnects: 2, polls: 3))
         report.record(run(.websocket, socketFailures: 0, reconnects: 0, polls: 0))
-        #expect(report.strategy == "websocket_reconnected")
+        #expect(report.strategy == .websocketReconnected)
         #expect(report.socketFailures == 3 && report.reconnects == 2 && report.polls == 3)
     }
 
@@ -28,13 +28,13 @@ struct ResubmissionReportTests {
         var report = ScanReport(image: "shelf.jpg", outcome: .stopped, totalSeconds: 0)
         report.record(run(.pollingFallback(reason: .connectTimeout, status: nil, phase: .beforeFirstEvent), socketFailures: 0, reconnects: 0, polls: 2))
         report.record(run(.websocket, socketFailures: 0, reconnects: 0, polls: 0))
-        #expect(report.strategy == "websocket_reconnected")
+        #expect(report.strategy == .websocketReconnected)
     }
 
     @Test("a run without any socket failure stays websocket")
     func cleanRun() {
         var report = ScanReport(image: "shelf.jpg", outcome: .stopped, totalSeconds: 0)
         report.record(run(.websocket, socketFailures: 0, reconnects: 0, polls: 0))
-        #expect(report.strategy == "websocket")
+        #expect(report.strategy == .websocket)
     }
 }

@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ScanClient
 import ScanProtocol

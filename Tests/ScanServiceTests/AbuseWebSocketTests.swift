@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import NIOWebSocket
 import ScanClient
@@ -24,7 +25,7 @@ struct AbuseWebSocketTests {
 
     @Test("an upgrade with a wrong token is a plain 401, with the right one a 101")
     func unauthorizedUpgrade() async throws {
-        let harness = try await ServiceHarness.start(.init(token: "tok-1", faults: .init(scanStepDelay: .milliseconds(50))))
+        let harness = try await ServiceHarness.start(.init(token: "tok-1").injecting(.init(scanStepDelay: .milliseconds(50))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
@@ -39,7 +40,7 @@ struct AbuseWebSocketTests {
     @Test("one subscriber over the per-job cap gets 429 before any upgrade; the others get every event")
     func subscriberCap() async throws {
         let harness = try await ServiceHarness.start(
-            .init(workers: 1, maxSubscribersPerJob: 2, faults: .init(scanStepDelay: .milliseconds(300))))
+            .init(workers: 1, maxSubscribersPerJob: 2).injecting(.init(scanStepDelay: .milliseconds(300))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
@@ -87,7 +88,7 @@ struct AbuseWebSocketTests {
 
     @Test("a bad frame closes that socket with its code; another subscriber of the job gets every event", arguments: BadFrame.all)
     func badFrame(_ frame: BadFrame) async throws {
-        let harness = try await ServiceHarness.start(.init(workers: 1, faults: .init(scanStepDelay: .milliseconds(200))))
+        let harness = try await ServiceHarness.start(.init(workers: 1).injecting(.init(scanStepDelay: .milliseconds(200))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)

@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import NIOWebSocket
 import ScanClient
@@ -9,7 +10,7 @@ import Testing
 struct EventStreamTests {
     @Test("a socket opened right after the PUT gets every event once, in order, ending with the terminal one")
     func liveStream() async throws {
-        let harness = try await ServiceHarness.start(.init(faults: .init(scanStepDelay: .milliseconds(5))))
+        let harness = try await ServiceHarness.start(.init().injecting(.init(scanStepDelay: .milliseconds(5))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
@@ -57,7 +58,7 @@ struct EventStreamTests {
     @Test("heartbeats arrive while the socket is open")
     func heartbeats() async throws {
         let harness = try await ServiceHarness.start(
-            .init(workers: 1, heartbeatInterval: .milliseconds(50), faults: .init(scanStepDelay: .milliseconds(20))))
+            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .milliseconds(20))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
@@ -80,7 +81,7 @@ struct EventStreamTests {
     func cancel() async throws {
         // 1 s per progress step: the first job runs for minutes unless canceled (the step delay ends
         // when a cancel is requested), so the DELETE always finds it running, however slow the machine.
-        let harness = try await ServiceHarness.start(.init(workers: 1, faults: .init(scanStepDelay: .seconds(1))))
+        let harness = try await ServiceHarness.start(.init(workers: 1).injecting(.init(scanStepDelay: .seconds(1))))
         defer { Task { await harness.stop() } }
         let running = UUID(), queued = UUID()
         #expect(try await harness.put(running, try SyntheticShelf.jpeg(seed: 1)).status == 202)

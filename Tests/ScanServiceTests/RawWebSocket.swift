@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 
 /// A hand-made WebSocket client over a `RawSocket`, for frames WSClient would never send: invalid

@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import HTTPTypes
 import ImageKit
@@ -16,9 +17,7 @@ struct ServiceHarness {
     var token: String?
 
     static func start(_ configuration: ServiceConfiguration = .init()) async throws -> ServiceHarness {
-        var logger = Logger(label: "test.service")
-        logger.logLevel = .warning
-        let service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        let service = try await EmbeddedScanService.startQuietly(configuration, level: .warning)
         return ServiceHarness(service: service, token: configuration.token)
     }
 
@@ -46,9 +45,7 @@ struct ServiceHarness {
         return try WireCoding.decode(JobSnapshot.self, from: Data(response.body))
     }
 
-    func health() async throws -> HealthStatus {
-        try WireCoding.decode(HealthStatus.self, from: Data(try await request("GET", Routes.health).body))
-    }
+    func health() async throws -> HealthStatus { try await service.health() }
 
     /// Polls the snapshot until the job is terminal; bounded by `attempts` (no timing assertion).
     func waitForTerminal(_ jobId: UUID, attempts: Int = 600) async throws -> JobSnapshot? {
@@ -117,22 +114,6 @@ final class TranscriptBox: Sendable {
     private let storage = NIOLockedValueBox<[ServerMessage]>([])
     func append(_ message: ServerMessage) { storage.withLockedValue { $0.append(message) } }
     var messages: [ServerMessage] { storage.withLockedValue { $0 } }
-}
-
-/// Small synthetic shelf photos drawn in memory: coloured spines on a dark back wall.
-enum SyntheticShelf {
-    static func jpeg(width: Int = 640, height: Int = 480, books: Int = 8, seed: UInt8 = 0) throws -> [UInt8] {
-        var image = PixelBuffer(width: width, height: height, fill: (40, 28, 20))
-        image.fillRectangle(x: 0, y: height - 40, width: width, height: 40, color: (150, 110, 70))
-        let bookWidth = (width - 40) / books
-        for i in 0..<books {
-            let h = height / 2 + (i * 37 + Int(seed) * 11) % (height / 3)
-            let shade = UInt8((i * 53 + Int(seed) * 29) % 200 + 40)
-            image.fillRectangle(
-                x: 20 + i * bookWidth, y: height - 40 - h, width: bookWidth - 4, height: h, color: (shade, 255 - shade, UInt8(i * 30 % 255)))
-        }
-        return try JPEGEncoder.encode(image, quality: 90)
-    }
 }
 
 extension HTTPResponseData {

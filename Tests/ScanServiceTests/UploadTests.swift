@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ImageKit
 import ScanProtocol
@@ -111,12 +112,12 @@ struct UploadTests {
     @Test("a full queue is 503 with Retry-After")
     func queueFull() async throws {
         let harness = try await ServiceHarness.start(
-            .init(workers: 1, queueCapacity: 1, faults: .init(scanStepDelay: .milliseconds(50))))
+            .init(workers: 1, queueCapacity: 1).injecting(.init(scanStepDelay: .milliseconds(50))))
         defer { Task { await harness.stop() } }
         var statuses: [Int] = []
         var refused: HTTPResponseDataSummary?
         for seed in 0..<4 {
-            let response = try await harness.put(UUID(), try SyntheticShelf.jpeg(seed: UInt8(seed)))
+            let response = try await harness.put(UUID(), try SyntheticShelf.jpeg(seed: seed))
             statuses.append(response.status)
             if response.status == 503 { refused = .init(response) }
         }

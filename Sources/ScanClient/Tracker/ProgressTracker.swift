@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 import Logging
 import ScanProtocol

@@ -1,3 +1,4 @@
+import BookscanBase
 import ScanProtocol
 
 /// The hybrid progress tracker as a pure state machine: inputs are socket events, poll results and
@@ -376,9 +377,4 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -52,12 +52,12 @@ public enum ProgressStrategy: Codable, Sendable, Equatable {
     case polling
 
     /// The name used in logs and summaries.
-    public var name: String {
+    public var name: StrategyName {
         switch self {
-        case .websocket: "websocket"
-        case .websocketReconnected: "websocket_reconnected"
-        case .pollingFallback: "polling_fallback"
-        case .polling: "polling"
+        case .websocket: .websocket
+        case .websocketReconnected: .websocketReconnected
+        case .pollingFallback: .pollingFallback
+        case .polling: .polling
         }
     }
 }

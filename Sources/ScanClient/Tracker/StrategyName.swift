@@ -1,0 +1,14 @@
+/// The name of a ProgressStrategy, as the analytics log, `stats` and `--json` write it.
+public enum StrategyName: String, Codable, Sendable, CaseIterable {
+    /// The WebSocket carried the job to its end with no failure.
+    case websocket
+    /// The WebSocket carried the job to its end after reconnecting.
+    case websocketReconnected = "websocket_reconnected"
+    /// Polling delivered the end because the WebSocket failed.
+    case pollingFallback = "polling_fallback"
+    /// Polling was forced.
+    case polling
+
+    /// Whether the WebSocket carried the job (with or without a reconnect).
+    public var isWebSocket: Bool { self == .websocket || self == .websocketReconnected }
+}

@@ -1,0 +1,97 @@
+import NIOCore
+import ScanEngine
+
+/// Everything a scan service needs to know to start: where to listen, who may call, and its limits.
+public struct ServiceConfiguration: Sendable {
+    /// Address to bind; loopback unless told otherwise.
+    public var host: String
+    /// Port to bind; 0 picks a free ephemeral port.
+    public var port: Int
+    /// Bearer token every `/v1` route requires; nil means no authentication (loopback use).
+    public var token: String?
+    /// Certificate and key for HTTPS + WSS; nil serves plain HTTP + WS.
+    public var tls: ServiceTLS? = nil
+    /// Scans running at once.
+    public var workers: Int
+    /// Jobs that may wait for a worker; one more is refused with 503.
+    public var queueCapacity: Int
+    /// Largest upload body in bytes.
+    public var maxBytes: Int
+    /// Bytes all uploads being received may buffer at once (at least `maxBytes`); an upload that
+    /// does not fit is answered 503 `queue_full` + Retry-After.
+    public var uploadMemory: Int
+    /// Largest image in pixels.
+    public var maxPixels: Int
+    /// Long side the service recommends clients resize to.
+    public var recommendedLongSide: Int
+    /// How long a finished job, its events and result stay readable.
+    public var jobTTL: Duration
+    /// Interval between heartbeat messages on an events socket.
+    public var heartbeatInterval: Duration
+    /// Interval of server WebSocket pings; a client that misses one pong is dropped.
+    public var pingInterval: Duration
+    /// How long an events socket waits for the client's hello before it starts the replay anyway.
+    public var streamGrace: Duration
+    /// Open event sockets one job accepts.
+    public var maxSubscribersPerJob: Int
+    /// Open connections one client address may hold; one more is answered 503 and closed. nil: no cap.
+    public var maxConnectionsPerClient: Int?
+    /// Time a new connection has to deliver its first complete request head (slowloris guard).
+    public var headerTimeout: Duration
+    /// A kept-alive connection with no request in flight, or a request body that stalls, is closed after this.
+    public var idleTimeout: Duration
+    /// Seconds a client is told to wait in `Retry-After` when the queue is full.
+    public var retryAfterSeconds: Int
+    /// Scan engine settings.
+    public var engine: ScanEngine.Configuration
+    /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
+    package var faults = FaultSeams()
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        token: String? = nil,
+        workers: Int = ServiceConfiguration.defaultWorkers,
+        queueCapacity: Int = 256,
+        maxBytes: Int = 20 * 1024 * 1024,
+        uploadMemory: Int = 256 * 1024 * 1024,
+        maxPixels: Int = 50_000_000,
+        recommendedLongSide: Int = 1920,
+        jobTTL: Duration = .seconds(3600),
+        heartbeatInterval: Duration = .seconds(2),
+        pingInterval: Duration = .seconds(10),
+        streamGrace: Duration = .milliseconds(250),
+        maxSubscribersPerJob: Int = 32,
+        maxConnectionsPerClient: Int? = 256,
+        headerTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30),
+        retryAfterSeconds: Int = 2,
+        engine: ScanEngine.Configuration = .init()
+    ) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.workers = max(1, workers)
+        self.queueCapacity = max(0, queueCapacity)
+        self.maxBytes = maxBytes
+        self.uploadMemory = max(uploadMemory, maxBytes)
+        self.maxPixels = maxPixels
+        self.recommendedLongSide = recommendedLongSide
+        self.jobTTL = jobTTL
+        self.heartbeatInterval = heartbeatInterval
+        self.pingInterval = pingInterval
+        self.streamGrace = streamGrace
+        self.maxSubscribersPerJob = maxSubscribersPerJob
+        self.maxConnectionsPerClient = maxConnectionsPerClient.flatMap { $0 > 0 ? $0 : nil }
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.retryAfterSeconds = retryAfterSeconds
+        self.engine = engine
+    }
+
+    /// `http` or `https`, as clients should call the service.
+    public var scheme: String { tls == nil ? "http" : "https" }
+
+    /// One worker per core.
+    public static var defaultWorkers: Int { max(1, System.coreCount) }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import NIOWebSocket
+import ScanProtocol
+import WSCore
+
+/// The events WebSocket: replays a job's events after `?after=N`, streams live ones, sends
+/// heartbeats while open, and closes with 1000 after the terminal event.
+struct EventSocket: Sendable {
+    let configuration: ServiceConfiguration
+    let store: any JobStore
+
+    /// Largest message a client may send (larger: close 1009); clients send only a small hello.
+    static let maxInboundMessage = 4096
+    /// Largest WebSocket frame either side sends or accepts (larger: close 1009).
+    static let maxFrameSize = 1 << 14
+
+    /// Decides an upgrade from the request head alone: the events route, the token, a known job with
+    /// room for one more subscriber. A refused upgrade goes on as a plain HTTP request, which the
+    /// events route answers with the right status and JSON error.
+    ///
+    /// Hummingbird's router-based upgrade (`router.ws`) is not used: in hummingbird-websocket 2.8.1
+    /// its `WebSocketHandlerReference` keeps the request context, which holds the reference again,
+    /// so every upgraded socket leaked ~7 KB (found by LeakSanitizer; RELIABILITY.md, Sanitizers).
+    func shouldUpgrade(_ head: HTTPRequest) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        if let delay = configuration.faults.responseDelay { try? await Task.sleep(for: delay) }
+        guard head.method == .get, let path = head.path,
+            admitsUpgrade(uri: path, authorization: head.headerFields[.authorization])
+        else { return .dontUpgrade }
+        let uri = URI(path)
+        return .upgrade([:]) { inbound, outbound, _ in
+            try await serve(uri: uri, inbound: inbound, outbound: outbound)
+        }
+    }
+
+    private func admits(jobId: UUID?) -> Bool {
+        if configuration.faults.refuseUpgradeStatus != nil { return false }
+        guard let jobId else { return false }
+        return store.subscriberRoom(jobId, limit: configuration.maxSubscribersPerJob) == .available
+    }
+
+    /// Whether an upgrade request for `uri` would be accepted (route, token, job, subscriber room),
+    /// judged from the request head before the upgrade starts; see `FirstRequestGate`.
+    func admitsUpgrade(uri: String, authorization: String?) -> Bool {
+        let uri = URI(uri)
+        guard let jobId = Routes.eventsJobId(inPath: uri.path) else { return false }
+        if let token = configuration.token.map(BearerToken.init) {
+            let presented = BearerToken.presented(
+                authorization: authorization, path: uri.path, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
+            guard let presented, token.matches(presented) else { return false }
+        }
+        return admits(jobId: UUID(uuidString: String(jobId)))
+    }
+
+    private func serve(uri: URI, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        guard let text = Routes.eventsJobId(inPath: uri.path), let id = UUID(uuidString: String(text)),
+            store.subscriberRoom(id, limit: configuration.maxSubscribersPerJob) != .unknownJob
+        else {
+            try await outbound.close(.policyViolation, reason: "unknown job")
+            return
+        }
+        let after = max(0, uri.queryParameters.get(ProtocolNames.afterQuery).flatMap { Int($0) } ?? 0)
+        if configuration.faults.silentSockets {
+            // Injected fault: an open socket that carries nothing and answers no ping.
+            try await Task.sleep(for: .seconds(3600))
+            return
+        }
+        guard let subscription = try await store.subscribe(id, after: after, limit: configuration.maxSubscribersPerJob) else {
+            try await outbound.close(.policyViolation, reason: "too many subscribers")
+            return
+        }
+        defer { subscription.end() }
+        // Events are already buffered in `frames`; writing starts when the client says hello (or
+        // after a grace period), so no frame rides in the same segment as the 101 response.
+        let (ready, readySignal) = AsyncStream<Void>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await drain(inbound, outbound: outbound, ready: readySignal) }
+            group.addTask {
+                try await Task.sleep(for: configuration.streamGrace)
+                readySignal.yield()
+                while !Task.isCancelled {
+                    try await Task.sleep(for: configuration.heartbeatInterval)
+                    subscription.continuation.yield(.heartbeat)
+                }
+            }
+            group.addTask {
+                var gate = ready.makeAsyncIterator()
+                _ = await gate.next()
+                try await write(subscription, outbound: outbound)
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Writes frames in order; closes with 1000 after the terminal event.
+    private func write(_ subscription: JobSubscription, outbound: WebSocketOutboundWriter) async throws {
+        var eventsSent = 0
+        for await frame in subscription.frames {
+            switch frame {
+            case .event(let text, _, let terminal):
+                try await outbound.write(.text(text))
+                eventsSent += 1
+                if terminal {
+                    try await outbound.close(.normalClosure, reason: "job finished")
+                    return
+                }
+                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
+                    try await outbound.close(.unexpectedServerError, reason: "injected fault: socket dropped")
+                    return
+                }
+            case .heartbeat:
+                let message = ServerMessage.heartbeat(Heartbeat(latestSeq: subscription.latestSeq, timestamp: Date()))
+                try await outbound.write(.text(String(decoding: try WireCoding.encode(message), as: UTF8.self)))
+            }
+        }
+    }
+
+    /// Reads what the client sends so pings, pongs and close frames are processed. Clients send
+    /// only `hello`: a message over `maxInboundMessage` closes that socket with 1009 (swift-websocket
+    /// checks the size of fragmented messages only), a binary frame or a text frame that is not a
+    /// client message with 1003; nothing else is affected.
+    private func drain(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, ready: AsyncStream<Void>.Continuation) async throws {
+        for try await message in inbound.messages(maxSize: Self.maxInboundMessage) {
+            let size: Int
+            switch message {
+            case .text(let text): size = text.utf8.count
+            case .binary(let buffer): size = buffer.readableBytes
+            }
+            guard size <= Self.maxInboundMessage else {
+                try await outbound.close(.messageTooLarge, reason: "message over \(Self.maxInboundMessage) bytes")
+                return
+            }
+            guard case .text(let text) = message, (try? WireCoding.decode(ClientMessage.self, from: Data(text.utf8))) != nil else {
+                try await outbound.close(.unacceptableData, reason: "not a bookscan client message")
+                return
+            }
+            ready.yield()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Test seams: deliberate misbehaviour the service injects into itself so integration tests, the
+/// fault campaign and benchmarks can reproduce what broken networks and slow servers do. Package
+/// access only: no public API of `ScanService` exposes them. Every field defaults to "behave normally".
+package struct FaultSeams: Sendable {
+    /// Refuse every WebSocket upgrade on the events route with this HTTP status (for example 503).
+    package var refuseUpgradeStatus: Int?
+    /// Accept the upgrade, then send nothing at all (no events, no heartbeats) and ignore pings.
+    package var silentSockets: Bool
+    /// Close each events socket abruptly after sending this many event frames.
+    package var dropSocketAfterEvents: Int?
+    /// Answer every Nth status poll (`GET /v1/scans/{id}`) with 500.
+    package var failEveryNthPoll: Int?
+    /// Wait this long before answering each request (a slow server).
+    package var responseDelay: Duration?
+    /// Sleep this long after each progress step of a scan, so scans last long enough to disturb
+    /// (`bookscan serve --scan-step-delay SECONDS`, hidden).
+    package var scanStepDelay: Duration?
+
+    package init(
+        refuseUpgradeStatus: Int? = nil,
+        silentSockets: Bool = false,
+        dropSocketAfterEvents: Int? = nil,
+        failEveryNthPoll: Int? = nil,
+        responseDelay: Duration? = nil,
+        scanStepDelay: Duration? = nil
+    ) {
+        self.refuseUpgradeStatus = refuseUpgradeStatus
+        self.silentSockets = silentSockets
+        self.dropSocketAfterEvents = dropSocketAfterEvents
+        self.failEveryNthPoll = failEveryNthPoll
+        self.responseDelay = responseDelay
+        self.scanStepDelay = scanStepDelay
+    }
+}
+
+extension ServiceConfiguration {
+    /// Test seam: this configuration with `faults` injected.
+    package func injecting(_ faults: FaultSeams) -> ServiceConfiguration {
+        var copy = self
+        copy.faults = faults
+        return copy
+    }
+}

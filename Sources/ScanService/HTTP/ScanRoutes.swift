@@ -1,0 +1,203 @@
+import BookscanBase
+import Crypto
+import Foundation
+import Hummingbird
+import HTTPTypes
+import ImageKit
+import NIOCore
+import ScanProtocol
+import Synchronization
+
+/// The HTTP side of protocol v1: upload, status, cancel, limits, health, and the plain-HTTP answer
+/// of the events route when a request is not (or may not be) upgraded.
+final class ScanRoutes: Sendable {
+    let configuration: ServiceConfiguration
+    let store: any JobStore
+    let metrics: ServiceMetrics
+    let version: String
+    private let polls = Atomic<Int>(0)
+    private let uploadBudget: UploadBudget
+
+    init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String) {
+        self.configuration = configuration
+        self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
+        self.store = store
+        self.metrics = metrics
+        self.version = version
+    }
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.put(RouterPath(Routes.Pattern.scan)) { request, context in try await self.upload(request, context: context) }
+        router.get(RouterPath(Routes.Pattern.scan)) { _, context in try await self.status(context: context) }
+        router.delete(RouterPath(Routes.Pattern.scan)) { _, context in try await self.cancel(context: context) }
+        router.get(RouterPath(Routes.Pattern.events)) { _, context in try self.eventsWithoutUpgrade(context: context) }
+        router.get(RouterPath(Routes.Pattern.limits)) { _, _ in try json(.ok, self.limits) }
+        router.get(RouterPath(Routes.Pattern.health)) { _, _ in try await self.health() }
+    }
+
+    var limits: ServiceLimits {
+        ServiceLimits(
+            maxBytes: configuration.maxBytes, maxPixels: configuration.maxPixels,
+            recommendedLongSide: configuration.recommendedLongSide,
+            heartbeatSeconds: configuration.heartbeatInterval.inSeconds, jobTTLSeconds: configuration.jobTTL.inSeconds)
+    }
+
+    // MARK: PUT /v1/scans/{jobId}
+
+    private func upload(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try jobId(context)
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > configuration.maxBytes { throw tooLarge(declared) }
+        let bytes = try await receiveBody(request.body, declared: declared)
+        guard !bytes.isEmpty else {
+            throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is empty; send the JPEG bytes")
+        }
+        guard ImageFormat.detect(bytes) == .jpeg else {
+            let what = ImageFormat.detect(bytes).map { "a \($0.displayName) image" } ?? "not an image"
+            throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is \(what); only JPEG is accepted")
+        }
+        let digest = Array(SHA256.hash(data: bytes))
+        let admission: Admission
+        if let existing = try await store.lookup(id, digest: digest, now: Date()) {
+            admission = existing
+        } else {
+            try validate(bytes)
+            admission = try await store.admit(id: id, image: bytes, digest: digest, now: Date())
+        }
+        switch admission {
+        case .created(let snapshot), .existing(let snapshot):
+            return try json(.accepted, snapshot, location: Routes.scan(id))
+        case .conflict:
+            throw conflict(id)
+        case .queueFull:
+            throw ServiceError(
+                .serviceUnavailable, .queueFull, "the scan queue is full (\(store.queueCapacity) waiting); retry later",
+                retryable: true, headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
+        }
+    }
+
+    /// Reads the body into one array, reserving from the upload budget before it grows (exactly
+    /// the declared length, else in doubling steps capped at the limit); stops at the byte limit.
+    /// An array, not a ByteBuffer: ByteBuffer rounds capacity up to a power of two (20 MiB → 32 MiB),
+    /// which would make the budget's accounting wrong by up to half.
+    private func receiveBody(_ stream: RequestBody, declared: Int?) async throws -> [UInt8] {
+        let maxBytes = configuration.maxBytes
+        var reserved = 0
+        defer { uploadBudget.release(reserved) }
+        var body: [UInt8] = []
+        if let declared, declared > 0 {
+            guard uploadBudget.reserve(declared) else { throw busy() }
+            reserved = declared
+            body.reserveCapacity(declared)
+        }
+        for try await chunk in stream {
+            let needed = body.count + chunk.readableBytes
+            guard needed <= maxBytes else { throw tooLarge(nil) }
+            if needed > reserved {
+                let target = min(maxBytes, max(needed, 2 * reserved, 64 * 1024))
+                guard uploadBudget.reserve(target - reserved) else { throw busy() }
+                reserved = target
+                body.reserveCapacity(target)
+            }
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        }
+        return body
+    }
+
+    private func busy() -> ServiceError {
+        ServiceError(
+            .serviceUnavailable, .queueFull, "the service is receiving too many uploads at once; retry later", retryable: true,
+            headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
+    }
+
+    /// Refuses what the engine could not scan before a job exists: a bad header, too many pixels
+    /// (from the header alone, before any allocation), or data libjpeg cannot decode.
+    private func validate(_ bytes: [UInt8]) throws {
+        do {
+            let header = try JPEGDecoder.readHeader(bytes)
+            guard header.width * header.height <= configuration.maxPixels else {
+                throw ImageError.tooManyPixels(width: header.width, height: header.height, limit: configuration.maxPixels)
+            }
+            _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: configuration.maxPixels)
+        } catch let error as ImageError {
+            if case .tooManyPixels = error {
+                throw ServiceError(.unprocessableContent, .tooManyPixels, error.description)
+            }
+            throw ServiceError(.unprocessableContent, .undecodableImage, "the JPEG cannot be decoded: \(error.description)")
+        }
+    }
+
+    private func tooLarge(_ declared: Int?) -> ServiceError {
+        let size = declared.map { "\($0) bytes" } ?? "the body"
+        return ServiceError(.contentTooLarge, .payloadTooLarge, "\(size) is over the limit of \(configuration.maxBytes) bytes")
+    }
+
+    private func conflict(_ id: UUID) -> ServiceError {
+        ServiceError(.conflict, .jobConflict, "job \(id.uuidString.lowercased()) already exists with a different image")
+    }
+
+    // MARK: GET / DELETE /v1/scans/{jobId}
+
+    private func status(context: some RequestContext) async throws -> Response {
+        let id = try jobId(context)
+        if let every = configuration.faults.failEveryNthPoll, every > 0 {
+            let n = polls.add(1, ordering: .relaxed).newValue
+            if n % every == 0 {
+                throw ServiceError(.internalServerError, .internal, "injected fault: poll \(n) fails", retryable: true)
+            }
+        }
+        guard let snapshot = try await store.snapshot(id, now: Date()) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
+        return try json(.ok, snapshot)
+    }
+
+    private func cancel(context: some RequestContext) async throws -> Response {
+        let id = try jobId(context)
+        guard let snapshot = try await store.requestCancel(id, now: Date()) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
+        return try json(.accepted, snapshot)
+    }
+
+    /// The events route reached without a WebSocket upgrade: explain why with the right status.
+    private func eventsWithoutUpgrade(context: some RequestContext) throws -> Response {
+        let id = try jobId(context)
+        if let status = configuration.faults.refuseUpgradeStatus {
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        switch store.subscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
+        case .unknownJob:
+            throw ServiceError.notFound(id.uuidString.lowercased())
+        case .full(let subscribers):
+            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event sockets", retryable: true)
+        case .available:
+            break
+        }
+        throw ServiceError(.upgradeRequired, .badRequest, "this route is a WebSocket; send an upgrade request", headers: [.upgrade: "websocket"])
+    }
+
+    private func health() async throws -> Response {
+        let counts = try await store.countByState()
+        return try json(
+            .ok,
+            HealthStatus(
+                status: "ok", version: version, jobsQueued: counts[.queued, default: 0], jobsRunning: counts[.running, default: 0],
+                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed)))
+    }
+
+    // MARK: helpers
+
+    private func jobId(_ context: some RequestContext) throws -> UUID {
+        let text = context.parameters.get(Routes.jobIdParameter) ?? ""
+        guard let id = UUID(uuidString: text) else { throw ServiceError.badJobId(text) }
+        return id
+    }
+}
+
+/// A JSON response in the wire encoding.
+func json<T: Encodable>(_ status: HTTPResponse.Status, _ value: T, location: String? = nil) throws -> Response {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let location { headers[.location] = location }
+    let data = try WireCoding.encode(value)
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}
+

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ScanService
+import UnixSignals
+
+/// `bookscan serve`: runs the scan service standalone until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the scan service (HTTP + WebSocket, protocol v1) until Ctrl-C or SIGTERM.",
+        discussion: """
+            Without a token the service listens on loopback only, unless --allow-unauthenticated is given.
+            Set the token with BOOKSCAN_TOKEN (preferred: it stays out of the process list) or --token.
+            """
+    )
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "Bearer token required on every /v1 route (default: $BOOKSCAN_TOKEN).") var token: String?
+    @Option(help: "Scans running at once (default: one per core).") var workers = ServiceConfiguration.defaultWorkers
+    @Option(help: "Jobs that may wait for a worker before uploads get 503.") var queue = 256
+    @Option(name: .customLong("max-bytes"), help: "Largest upload in bytes.") var maxBytes = 20 * 1024 * 1024
+    @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = 50_000_000
+    @Option(name: .customLong("job-ttl"), help: "Seconds a finished job stays readable.") var jobTTL = 3600.0
+    @Option(help: "Seconds between heartbeats on event sockets.") var heartbeat = 2.0
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS + WSS (needs --tls-key).") var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key of --tls-cert.") var tlsKey: String?
+    @Option(name: .customLong("upload-memory"), help: "Bytes all uploads in progress may buffer at once; more get 503.")
+    var uploadMemory = 256 * 1024 * 1024
+    @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
+    var maxConnectionsPerClient = 256
+    @Option(name: .customLong("header-timeout"), help: "Seconds a new connection has to send its first request head.")
+    var headerTimeout = 10.0
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle kept-alive connection or a stalled body is closed.")
+    var idleTimeout = 30.0
+    @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
+    var allowUnauthenticated = false
+    @Flag(help: "Log every scan (info level).") var verbose = false
+    @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: Double?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        guard jobTTL > 0, heartbeat > 0 else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no cap) or more") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
+    }
+
+    func run() async throws {
+        let token = self.token ?? ProcessInfo.processInfo.environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if token == nil && !Self.isLoopback(host) && !allowUnauthenticated {
+            throw ValidationError(
+                "refusing to listen on \(host) without a token; set BOOKSCAN_TOKEN, or pass --allow-unauthenticated")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .info : .notice
+            return handler
+        }
+        var settings = ServiceConfiguration(
+            host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
+            jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000))).injecting(FaultSeams(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
+        settings.uploadMemory = max(uploadMemory, maxBytes)
+        settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
+        settings.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        settings.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        if let tlsCertificate, let tlsKey {
+            do {
+                settings.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
+            } catch {
+                FileHandle.standardError.write(Data("bookscan serve: TLS: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
+        }
+        let configuration = settings
+        let host = self.host
+        let scheme = configuration.scheme
+        let workerCount = configuration.workers
+        let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
+        try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
+            .run(shutdownSignals: [.sigterm, .sigint]) { port in
+                let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        FileHandle.standardError.write(Data("bookscan serve: stopped\n".utf8))
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

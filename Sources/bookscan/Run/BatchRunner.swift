@@ -1,0 +1,86 @@
+import BookscanBase
+import Foundation
+import ImagePreparation
+import NIOConcurrencyHelpers
+import ScanClient
+import ScanProtocol
+
+/// Runs a batch: up to `parallel` photos through prepare → upload → track at once, writing each
+/// result as it ends, with an overall line (counts, throughput, ETA).
+struct BatchRunner: Sendable {
+    let runner: ScanRunner
+    let store: BatchResultStore
+    let display: ProgressDisplay
+    let parallel: Int
+    let resume: Bool
+
+    func run(_ photos: [FolderScanner.Found], skipped: [FolderScanner.Skipped], interrupt: InterruptSignal) async -> BatchSummary {
+        let started = ContinuousClock.now
+        var summary = BatchSummary(total: photos.count, parallel: parallel)
+        summary.skipped = skipped.map { .init(image: $0.relative, reason: $0.reason) }
+        var queue: [(FolderScanner.Found, String?)] = []
+        for photo in photos {
+            let hash = BatchResultStore.hash(photo.path)
+            if resume, let hash, store.unchanged(photo.relative, hash: hash) != nil {
+                summary.skipped.append(.init(image: photo.relative, reason: "unchanged since its result (--resume)"))
+                summary.unchanged += 1
+            } else {
+                queue.append((photo, hash))
+            }
+        }
+        let limits = await runner.limits()
+        let progress = NIOLockedValueBox(summary)
+        let work = queue
+        let queued = work.count
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            var running = 0
+            while next < queued || running > 0 {
+                if running < parallel, next < queued, !interrupt.fired {
+                    let (photo, hash) = work[next]
+                    let slot = next
+                    next += 1
+                    running += 1
+                    group.addTask {
+                        var report = await runner.scan(
+                            image: photo.path, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: false, command: "batch")
+                        if report.inputError == .notFound {
+                            // It was there when the folder was listed: it vanished before its turn.
+                            report.inputError = .vanished("deleted after the folder was listed, before its turn")
+                            report.error = report.inputError?.description
+                        }
+                        var stored = report
+                        stored.image = photo.relative
+                        do {
+                            try store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stored))
+                        } catch {
+                            display.message("bookscan: \(photo.relative): could not write its result: \(error)", error: true)
+                        }
+                        let line = progress.withLockedValue { s in
+                            s.add(stored)
+                            return s.overallLine(elapsed: ContinuousClock.now - started, queued: queued)
+                        }
+                        if report.outcome != .succeeded {
+                            display.message("bookscan: \(photo.relative): \(report.error ?? report.outcome.rawValue)", error: true)
+                        }
+                        display.overall(line, print: true)
+                    }
+                    continue
+                }
+                if next < queued && interrupt.fired {
+                    // Ctrl-C: start nothing new; what never started is recorded as not started.
+                    let rest = work[next...].map(\.0.relative)
+                    progress.withLockedValue { s in s.notStarted += rest }
+                    next = queued
+                }
+                await group.next()
+                running -= 1
+            }
+        }
+        var final = progress.withLockedValue { $0 }
+        final.wallSeconds = (ContinuousClock.now - started).inSeconds
+        final.interrupted = interrupt.fired
+        return final
+    }
+}
+

@@ -1,0 +1,81 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// A child process that keeps running while the test watches it: stdout and stderr are collected
+/// by threads of their own (never on the cooperative pool), and the test can wait for a line to appear.
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    private let output = NIOLockedValueBox<(stdout: Data, stderr: Data)>((Data(), Data()))
+    private let closedPipes = Atomic<Int>(0)
+
+    /// Starts `executable ARGUMENTS` with this process's environment less `removing`, plus `environment`;
+    /// with a `launcher`, starts that program with the executable's path and the arguments.
+    public init(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], removing: [String] = [], launcher: [String] = []
+    ) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        for key in removing { env.removeValue(forKey: key) }
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        for (pipe, isStdout) in [(out, true), (err, false)] {
+            let handle = pipe.fileHandleForReading
+            Thread { [self] in
+                while true {
+                    let data = handle.availableData  // blocks; empty at end of file
+                    if data.isEmpty {
+                        self.closedPipes.add(1, ordering: .relaxed)
+                        return
+                    }
+                    self.output.withLockedValue { if isStdout { $0.stdout.append(data) } else { $0.stderr.append(data) } }
+                }
+            }.start()
+        }
+    }
+
+    /// Everything the child wrote to stdout so far.
+    public var stdout: String { output.withLockedValue { String(decoding: $0.stdout, as: UTF8.self) } }
+    /// Everything the child wrote to stderr so far.
+    public var stderr: String { output.withLockedValue { String(decoding: $0.stderr, as: UTF8.self) } }
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Waits until `condition` holds, checking every 50 ms; gives up (returns false) after `limit`
+    /// (a guard against hanging the suite, not a timing assertion).
+    public static func until(_ limit: Duration = .seconds(180), _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return await condition()
+    }
+
+    /// Waits for the process to end, on a thread of its own, and for its output to be read to the
+    /// end; the exit status (or signal number).
+    public func exit() async -> Int32 {
+        await Self.wait([process])
+        _ = await Self.until(.seconds(10)) { closedPipes.load(ordering: .relaxed) == 2 }
+        return process.terminationStatus
+    }
+
+    /// Waits for processes to end, on a thread of its own (never blocking the cooperative pool).
+    public static func wait(_ processes: [Process]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                for process in processes { process.waitUntilExit() }
+                continuation.resume()
+            }.start()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+import ScanClient
+import ScanProtocol
+import ScanService
+
+extension Logger {
+    /// A logger that prints only what is at least `level` (critical: nothing in a passing test).
+    public static func quiet(_ label: String, level: Logger.Level = .critical) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = level
+        return logger
+    }
+}
+
+extension EmbeddedScanService {
+    /// Starts an embedded service on an ephemeral loopback port that logs nothing below `level`.
+    public static func startQuietly(_ configuration: ServiceConfiguration = .init(), level: Logger.Level = .critical) async throws
+        -> EmbeddedScanService
+    {
+        try await start(configuration: configuration, logger: .quiet("test.service", level: level))
+    }
+
+    /// `GET /healthz` of this service, decoded.
+    public func health() async throws -> HealthStatus {
+        try await ServiceHealth.fetch(baseURL: baseURL)
+    }
+}
+
+/// Reads a running service's `/healthz`.
+public enum ServiceHealth {
+    /// `GET {baseURL}/healthz`, decoded.
+    public static func fetch(baseURL: String) async throws -> HealthStatus {
+        let response = try await CurlHTTPClient().send(HTTPRequestData(method: "GET", url: baseURL + Routes.health))
+        return try WireCoding.decode(HealthStatus.self, from: Data(response.body))
+    }
+}

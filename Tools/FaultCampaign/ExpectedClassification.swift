@@ -1,0 +1,68 @@
+import ScanAnalytics
+import ScanClient
+
+/// The analytics classification a job must end up with, given the fault injected into it.
+public struct ExpectedClassification: Sendable, Codable, Equatable, CustomStringConvertible {
+    public var strategy: StrategyName
+    public var fallbackReason: SocketFailureReason?
+    public var fallbackStatus: Int?
+    public var fallbackPhase: FallbackPhase?
+    /// Socket failures the record must show at least (a reconnected run failed at least once).
+    public var minimumSocketFailures: Int
+    /// Socket failures the record may show at most (nil: no bound). One faulted socket is one failure;
+    /// a refusal that cannot change on retry is not retried.
+    public var maximumSocketFailures: Int?
+
+    public init(
+        strategy: StrategyName, fallbackReason: SocketFailureReason? = nil, fallbackStatus: Int? = nil, fallbackPhase: FallbackPhase? = nil,
+        minimumSocketFailures: Int = 0, maximumSocketFailures: Int? = nil
+    ) {
+        self.strategy = strategy
+        self.fallbackReason = fallbackReason
+        self.fallbackStatus = fallbackStatus
+        self.fallbackPhase = fallbackPhase
+        self.minimumSocketFailures = minimumSocketFailures
+        self.maximumSocketFailures = maximumSocketFailures
+    }
+
+    public static let websocket = ExpectedClassification(strategy: .websocket)
+    /// Only the first open socket is faulted: exactly one failure, then the WebSocket carries the end.
+    public static let reconnected = ExpectedClassification(strategy: .websocketReconnected, minimumSocketFailures: 1, maximumSocketFailures: 1)
+    public static let polling = ExpectedClassification(strategy: .polling, maximumSocketFailures: 0)
+
+    /// A polling fallback before any event, for this reason (and status of a refused upgrade).
+    public static func fallback(_ reason: SocketFailureReason, status: Int? = nil) -> ExpectedClassification {
+        ExpectedClassification(
+            strategy: .pollingFallback, fallbackReason: reason, fallbackStatus: status, fallbackPhase: .beforeFirstEvent,
+            minimumSocketFailures: reason == .refused ? 1 : 0, maximumSocketFailures: reason == .refused ? 1 : nil)
+    }
+
+    public var description: String {
+        [strategy.rawValue, fallbackReason?.rawValue, fallbackStatus.map(String.init), fallbackPhase?.rawValue].compactMap { $0 }
+            .joined(separator: "/")
+    }
+
+    /// What the record got, in the same notation.
+    public static func describe(_ record: AnalyticsRecord) -> String {
+        [record.strategy?.rawValue ?? "-", record.fallbackReason?.rawValue, record.fallbackStatus.map(String.init), record.fallbackPhase?.rawValue]
+            .compactMap { $0 }
+            .joined(separator: "/")
+    }
+
+    /// Every way the record differs from the expectation; empty when it matches.
+    public func mismatches(_ record: AnalyticsRecord) -> [String] {
+        var problems: [String] = []
+        if record.strategy != strategy || record.fallbackReason != fallbackReason || record.fallbackStatus != fallbackStatus
+            || record.fallbackPhase != fallbackPhase
+        {
+            problems.append("classified \(Self.describe(record)), expected \(description)")
+        }
+        if record.socketFailures < minimumSocketFailures {
+            problems.append("record shows \(record.socketFailures) socket failures, expected at least \(minimumSocketFailures)")
+        }
+        if let maximumSocketFailures, record.socketFailures > maximumSocketFailures {
+            problems.append("record shows \(record.socketFailures) socket failures, expected at most \(maximumSocketFailures)")
+        }
+        return problems
+    }
+}

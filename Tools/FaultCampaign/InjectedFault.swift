@@ -1,0 +1,85 @@
+import FaultProxy
+import ScanClient
+import Synchronization
+
+/// One job's fault: its kind, the parameters drawn for it, how the client is run, what the proxy
+/// does to each connection, and the classification the analytics record must show.
+public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertible {
+    public var kind: FaultKind
+    /// The refused upgrade's status, or the status failing polls get.
+    public var status: Int?
+    /// Events forwarded before a socket is dropped, reset or swallowed.
+    public var events: Int?
+    /// Every this-many-th status poll fails.
+    public var every: Int?
+    /// Latency of a slow link, or how long a failing or slow poll takes.
+    public var milliseconds: Int?
+    public var bytesPerSecond: Int?
+    /// Upload bytes (headers included) forwarded before the reset.
+    public var cutAtByte: Int?
+    /// Poll faults behind a refused upgrade (`--strategy auto`) rather than under `--strategy polling`.
+    public var viaFallback: Bool?
+
+    public init(kind: FaultKind) { self.kind = kind }
+
+    /// The `--strategy` the job runs with.
+    public var mode: TrackerMode { kind == .pollFaults && viaFallback != true ? .polling : .auto }
+
+    /// The classification the analytics record must show.
+    public var expected: ExpectedClassification {
+        switch kind {
+        case .none, .uploadReset, .slowLink: .websocket
+        case .upgradeRefused: .fallback(.refused, status: status)
+        case .silentUpgrade: .fallback(.silent)
+        case .dropAfterEvents, .tcpReset, .swallowFrames: .reconnected
+        case .pollFaults: viaFallback == true ? .fallback(.refused, status: 503) : .polling
+        }
+    }
+
+    public var description: String {
+        let parameters: [String?] = [
+            status.map { "status \($0)" }, events.map { "after \($0) events" }, every.map { "every \($0). poll" },
+            milliseconds.map { "\($0) ms" }, bytesPerSecond.map { "\($0 / 1024) KiB/s" }, cutAtByte.map { "cut at byte \($0)" },
+            viaFallback.map { $0 ? "auto, upgrade refused 503" : "--strategy polling" },
+        ]
+        let text = parameters.compactMap { $0 }.joined(separator: ", ")
+        return text.isEmpty ? kind.rawValue : "\(kind.rawValue) (\(text))"
+    }
+
+    /// The proxy's per-connection decisions for this job. Curl opens one connection per request,
+    /// so a connection's first request is the request the fault is meant for.
+    public func plan() -> FaultPlan {
+        let fault = self
+        let polls = Atomic<Int>(0)
+        return { request in
+            let isEvents = request.path.contains("/events")
+            let isPoll = request.method == "GET" && !request.isUpgrade && !isEvents && request.path.hasPrefix("/v1/scans/")
+            let firstOpenSocket = request.isUpgrade && request.acceptedUpgradesBefore == 0
+            switch fault.kind {
+            case .none:
+                return .passThrough
+            case .upgradeRefused:
+                return isEvents ? .respond(status: fault.status ?? 503) : .passThrough
+            case .silentUpgrade:
+                return request.isUpgrade ? .silentAfterResponseHead : .passThrough
+            case .dropAfterEvents:
+                return firstOpenSocket ? .dropAfterEvents(fault.events ?? 1) : .passThrough
+            case .tcpReset:
+                return firstOpenSocket ? .resetAfterEvents(fault.events ?? 1) : .passThrough
+            case .swallowFrames:
+                return firstOpenSocket ? .swallowAfterEvents(fault.events ?? 1) : .passThrough
+            case .uploadReset:
+                return request.method == "PUT" && request.ordinal == 1 ? .resetAfterRequestBytes(fault.cutAtByte ?? 1000) : .passThrough
+            case .slowLink:
+                return .shaped(latency: .milliseconds(fault.milliseconds ?? 0), bytesPerSecond: fault.bytesPerSecond ?? 1 << 20)
+            case .pollFaults:
+                if isEvents { return fault.viaFallback == true ? .respond(status: 503) : .passThrough }
+                guard isPoll else { return .passThrough }
+                let n = polls.add(1, ordering: .relaxed).newValue
+                let slow = Duration.milliseconds(fault.milliseconds ?? 200)
+                if n % (fault.every ?? 2) == 0 { return .respondAfter(slow, status: fault.status ?? 500) }
+                return n % 2 == 1 ? .delay(slow) : .passThrough
+            }
+        }
+    }
+}
