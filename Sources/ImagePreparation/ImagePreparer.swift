@@ -20,14 +20,21 @@ public struct PreparedImage: Sendable {
 /// Prepares photos with libjpeg: detects the format by magic bytes, decodes with DCT scaling
 /// straight to the size needed, applies EXIF orientation, fits the long side, re-encodes.
 public struct ImagePreparer: Sendable {
-    /// Long side to fit (the server's recommendation, 1920 by default); never upscales.
+    /// Long side to fit when the server recommends none.
+    public static let defaultLongSide = 1920
+    /// Largest source image (width × height) decoded at all unless told otherwise.
+    public static let defaultMaxSourcePixels = 250_000_000
+    /// JPEG quality of the upload unless told otherwise.
+    public static let defaultQuality = 85
+
+    /// Long side to fit (the server's recommendation, `defaultLongSide` without one); never upscales.
     public var longSide: Int
     /// Largest source image (width × height) bookscan will decode at all.
     public var maxSourcePixels: Int
     /// JPEG quality of the upload.
     public var quality: Int
 
-    public init(longSide: Int = 1920, maxSourcePixels: Int = 250_000_000, quality: Int = 85) {
+    public init(longSide: Int = defaultLongSide, maxSourcePixels: Int = defaultMaxSourcePixels, quality: Int = defaultQuality) {
         self.longSide = max(16, longSide)
         self.maxSourcePixels = maxSourcePixels
         self.quality = quality

@@ -1,46 +1,3 @@
-/// A box in coordinates normalised to the original image: x and y of the top-left corner, width and
-/// height, each a fraction of the original width or height (0…1).
-public struct NormalizedBox: Codable, Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The box in pixels of an image of the given size: [x, y, w, h].
-    public func pixels(width imageWidth: Int, height imageHeight: Int) -> [Double] {
-        [x * Double(imageWidth), y * Double(imageHeight), width * Double(imageWidth), height * Double(imageHeight)]
-    }
-}
-
-/// An sRGB colour.
-public struct RGBColor: Codable, Sendable, Hashable {
-    public var r: UInt8
-    public var g: UInt8
-    public var b: UInt8
-
-    public init(r: UInt8, g: UInt8, b: UInt8) {
-        self.r = r
-        self.g = g
-        self.b = b
-    }
-
-    /// `#rrggbb`.
-    public var hex: String {
-        func two(_ v: UInt8) -> String {
-            let s = String(v, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }
-        return "#" + two(r) + two(g) + two(b)
-    }
-}
-
 /// One book spine found by the scan engine.
 public struct Spine: Codable, Sendable, Hashable {
     /// Index of the spine in the result, left to right within rows, rows top to bottom.
@@ -63,37 +20,6 @@ public struct Spine: Codable, Sendable, Hashable {
         self.confidence = confidence
         self.color = color
         self.pose = pose
-    }
-}
-
-/// How a book stands on the shelf.
-public enum SpinePose: String, Codable, Sendable, CaseIterable {
-    case upright
-    case leaning
-    case lying
-}
-
-/// A shelf row: the horizontal band books stand in.
-public struct ShelfRow: Codable, Sendable, Hashable {
-    public var index: Int
-    public var box: NormalizedBox
-    public var spineCount: Int
-
-    public init(index: Int, box: NormalizedBox, spineCount: Int) {
-        self.index = index
-        self.box = box
-        self.spineCount = spineCount
-    }
-}
-
-/// Wall time one pipeline stage took.
-public struct StageTiming: Codable, Sendable, Hashable {
-    public var stage: ScanStage
-    public var milliseconds: Double
-
-    public init(stage: ScanStage, milliseconds: Double) {
-        self.stage = stage
-        self.milliseconds = milliseconds
     }
 }
 

@@ -1,5 +1,16 @@
+import BookscanBase
+
 /// The tracker's timing rules; defaults follow the transport research (Phoenix 2.5 s, Ably 10 s, SignalR).
 public struct TrackerSettings: Sendable, Equatable {
+    /// How often polling reads the job status unless told otherwise.
+    public static let defaultPollInterval: Duration = .seconds(2)
+    /// How long an open socket may stay silent unless told otherwise.
+    public static let defaultSilenceTimeout: Duration = .seconds(5)
+    /// How long a run follows its job before giving up (`--timeout`); the job keeps running on the server.
+    public static let defaultRunTimeout: Duration = .seconds(15 * 60)
+    /// A silent socket is declared dead only after this many missed server heartbeats.
+    public static let heartbeatsBeforeSilence = 2.5
+
     /// How often polling reads the job status.
     public var pollInterval: Duration
     /// Without a WebSocket frame this long after the upload was accepted, polling starts in parallel.
@@ -15,8 +26,8 @@ public struct TrackerSettings: Sendable, Equatable {
     public var backoffCap: Duration
 
     public init(
-        pollInterval: Duration = .seconds(2), firstFrameDeadline: Duration = .milliseconds(2500), socketGiveUp: Duration = .seconds(10),
-        silenceTimeout: Duration = .seconds(5), maxSocketFailures: Int = 5, backoffBase: Duration = .seconds(1),
+        pollInterval: Duration = defaultPollInterval, firstFrameDeadline: Duration = .milliseconds(2500), socketGiveUp: Duration = .seconds(10),
+        silenceTimeout: Duration = defaultSilenceTimeout, maxSocketFailures: Int = 5, backoffBase: Duration = .seconds(1),
         backoffCap: Duration = .seconds(30)
     ) {
         self.pollInterval = pollInterval
@@ -26,5 +37,15 @@ public struct TrackerSettings: Sendable, Equatable {
         self.maxSocketFailures = maxSocketFailures
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
+    }
+
+    /// These settings for a server that sends a heartbeat every `heartbeatSeconds`: the silence
+    /// timeout is never shorter than `heartbeatsBeforeSilence` heartbeats. A value that is not a
+    /// usable interval (zero, negative, not finite, absurdly large) leaves the settings unchanged.
+    public func adapted(toHeartbeat heartbeatSeconds: Double) -> TrackerSettings {
+        guard heartbeatSeconds > 0, let silence = Duration.checkedSeconds(heartbeatSeconds * Self.heartbeatsBeforeSilence) else { return self }
+        var settings = self
+        settings.silenceTimeout = max(silenceTimeout, silence)
+        return settings
     }
 }

@@ -10,12 +10,15 @@ struct TrackingOptions: ParsableArguments {
     var token: String?
     @Option(help: "How to follow progress: auto (WebSocket, polling fallback), websocket, or polling (default: auto).")
     var strategy: TrackerMode?
-    @Option(name: .customLong("poll-interval"), help: "Polling interval (e.g. 2s, 500ms; default 2s).")
+    @Option(
+        name: .customLong("poll-interval"),
+        help: "Polling interval (e.g. 2s, 500ms; default \(CommandDuration(TrackerSettings.defaultPollInterval)).")
     var pollInterval: CommandDuration?
-    @Option(help: "Stop watching after this long (e.g. 15m, the default); the job keeps running on the server.")
+    @Option(
+        help: "Stop watching after this long (default \(CommandDuration(TrackerSettings.defaultRunTimeout))); the job keeps running on the server.")
     var timeout: CommandDuration?
     @Option(name: .customLong("silence-timeout"), help: "An open WebSocket silent this long counts as dead.")
-    var silenceTimeout = CommandDuration(duration: .seconds(5), text: "5s")
+    var silenceTimeout = CommandDuration(TrackerSettings.defaultSilenceTimeout)
     @Option(name: .customLong("cacert"), help: "PEM file of a private CA to trust for https/wss.")
     var caCertificate: String?
 
@@ -34,8 +37,8 @@ struct TrackingOptions: ParsableArguments {
             throw ValidationError("config strategy: '\(text)' is not auto, websocket or polling")
         }
         resolved.strategy = strategy ?? config.strategy.flatMap(TrackerMode.init(rawValue:)) ?? .auto
-        resolved.pollInterval = try (pollInterval ?? duration(config.pollInterval, "poll_interval"))?.duration ?? .seconds(2)
-        resolved.timeout = try (timeout ?? duration(config.timeout, "timeout"))?.duration ?? .seconds(900)
+        resolved.pollInterval = try (pollInterval ?? duration(config.pollInterval, "poll_interval"))?.duration ?? TrackerSettings.defaultPollInterval
+        resolved.timeout = try (timeout ?? duration(config.timeout, "timeout"))?.duration ?? TrackerSettings.defaultRunTimeout
         resolved.adaptiveFromConfig = config.adaptive ?? false
         resolved.silenceTimeout = silenceTimeout.duration
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
@@ -52,10 +55,10 @@ struct ResolvedTracking {
     var server: String?
     var token: String?
     var strategy: TrackerMode = .auto
-    var pollInterval: Duration = .seconds(2)
-    var timeout: Duration = .seconds(900)
+    var pollInterval = TrackerSettings.defaultPollInterval
+    var timeout = TrackerSettings.defaultRunTimeout
     var adaptiveFromConfig = false
-    var silenceTimeout: Duration = .seconds(5)
+    var silenceTimeout = TrackerSettings.defaultSilenceTimeout
     var caCertificate: String?
 
     var trackerSettings: TrackerSettings { TrackerSettings(pollInterval: pollInterval, silenceTimeout: silenceTimeout) }

@@ -27,12 +27,10 @@ struct ScanRunner: Sendable {
         self.recorder = recorder
     }
 
-    /// A session in `mode`; the silence timeout is never shorter than 2.5 server heartbeats.
+    /// A session in `mode`, its silence timeout adapted to the server's heartbeat.
     func session(mode: TrackerMode, limits: ServiceLimits? = nil) -> ScanSession {
         var settings = tracking.trackerSettings
-        if let heartbeat = limits?.heartbeatSeconds, heartbeat > 0 {
-            settings.silenceTimeout = max(settings.silenceTimeout, .milliseconds(Int64(heartbeat * 2500)))
-        }
+        if let heartbeat = limits?.heartbeatSeconds { settings = settings.adapted(toHeartbeat: heartbeat) }
         let tracker = ProgressTracker(api: api, mode: mode, settings: settings, logger: logger)
         return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout)
     }
@@ -45,7 +43,7 @@ struct ScanRunner: Sendable {
     {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
-        let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? 1920, maxSourcePixels: 250_000_000)
+        let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? ImagePreparer.defaultLongSide)
         let adaptivePolling = tracking.strategy == .auto && recorder.prefersPolling()
         if adaptivePolling && verbose {
             display.message("\(image): this network's WebSocket failed recently; polling, with a background WebSocket probe")

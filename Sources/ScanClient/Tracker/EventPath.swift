@@ -1,0 +1,7 @@
+/// Where an accepted event came from.
+public enum EventPath: String, Codable, Sendable, CaseIterable {
+    case websocket
+    case polling
+    /// The snapshot the upload itself returned.
+    case upload
+}

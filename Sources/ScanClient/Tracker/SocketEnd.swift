@@ -1,0 +1,11 @@
+/// How a socket attempt ended, as the driver reports it to the state machine.
+public enum SocketEnd: Sendable, Equatable {
+    /// Could not open: the upgrade got this HTTP status (nil when unknown).
+    case refused(status: Int?)
+    /// Could not connect at all.
+    case unreachable
+    /// Was open, then closed by the peer with this close code (nil: no close frame, e.g. a reset).
+    case closed(code: Int?)
+    /// Sent something that is not a protocol message.
+    case protocolError
+}

@@ -1,0 +1,15 @@
+/// Why the WebSocket could not carry (part of) a job.
+public enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
+    /// The upgrade was answered with an HTTP error status.
+    case refused
+    /// No open socket in time.
+    case connectTimeout = "connect_timeout"
+    /// Open, but no frame (event, heartbeat) for the silence timeout.
+    case silent
+    /// Closed or reset before the terminal event.
+    case dropped
+    /// A frame the protocol does not allow (undecodable message).
+    case protocolError = "protocol_error"
+    /// The connection could not be made at all (refused port, unreachable host).
+    case network
+}

@@ -1,0 +1,22 @@
+/// Timers the state machine asks the driver to run; scheduling one again replaces it.
+public enum TrackerTimer: Hashable, Sendable {
+    /// No frame within this long after the upload was accepted: start polling in parallel.
+    case firstFrameDeadline
+    /// Still no frame ever: stop trying the WebSocket for this run.
+    case socketGiveUp
+    /// The socket with this connection number has been silent for the silence timeout.
+    case silence(connection: Int)
+    case reconnect
+    case poll
+}
+
+extension TrackerTimer {
+    /// Timers that declare a socket dead because no frame came: after a stall of this process they
+    /// get a short grace, since frames may have arrived while it was stalled.
+    var waitsForFrames: Bool {
+        switch self {
+        case .silence, .firstFrameDeadline, .socketGiveUp: true
+        case .reconnect, .poll: false
+        }
+    }
+}
