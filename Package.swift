@@ -35,12 +35,16 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
+        .systemLibrary(
+            name: "CTesseract", pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
 
         // image → engine → protocol → service / client → CLI
         .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: swiftSettings),
         .target(name: "ImagePreparation", dependencies: ["ImageKit"], swiftSettings: swiftSettings),
         .target(name: "ScanProtocol", swiftSettings: swiftSettings),
-        .target(name: "ScanEngine", dependencies: ["ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .target(name: "SpineReading", dependencies: ["CTesseract", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .target(name: "ScanEngine", dependencies: ["ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: swiftSettings),
         .target(
             name: "ScanService",
             dependencies: [
@@ -132,7 +136,7 @@ let package = Package(
 
         .executableTarget(
             name: "EngineEval",
-            dependencies: ["ImageKit", "ScanEngine", "ScanProtocol"],
+            dependencies: ["ImageKit", "ScanEngine", "ScanProtocol", "SpineReading"],
             path: "Benchmarks/EngineEval",
             swiftSettings: swiftSettings
         ),
@@ -193,6 +197,9 @@ let package = Package(
             exclude: ["Corpus"],  // the bad-input corpus: read from the source tree by path, not bundled
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SpineReadingTests", dependencies: ["SpineReading", "ScanEngine", "ImageKit", "ScanProtocol"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanProtocol"], exclude: ["Regressions"],
