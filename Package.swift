@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "ScanService",
             dependencies: [
-                "ImageKit", "ScanEngine", "ScanProtocol",
+                "ImageKit", "ScanEngine", "ScanProtocol", "SpineReading",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -118,6 +118,7 @@ let package = Package(
             name: "bookscan",
             dependencies: [
                 "ImageKit", "ImagePreparation", "ScanEngine", "ScanProtocol", "ScanService", "ScanClient", "ScanAnalytics",
+                "SpineReading",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,7 +199,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SpineReadingTests", dependencies: ["SpineReading", "ScanEngine", "ImageKit", "ScanProtocol"],
+            name: "SpineReadingTests", dependencies: ["SpineReading", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
+            exclude: ["Fixtures"],  // read from the source tree by path
             swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(

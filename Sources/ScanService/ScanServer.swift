@@ -32,11 +32,13 @@ public struct ScanServer: Sendable {
     public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) throws
         -> ServiceGroup
     {
+        let reading = try OCRStartup(configuration)
         let scheduler = ScanScheduler(capacity: configuration.queueCapacity)
         let registry = JobRegistry(ttl: configuration.jobTTL, scheduler: scheduler)
         let metrics = ServiceMetrics()
         let routes = ScanRoutes(
-            configuration: configuration, registry: registry, scheduler: scheduler, metrics: metrics, version: Self.version)
+            configuration: configuration, registry: registry, scheduler: scheduler, metrics: metrics, version: Self.version,
+            ocr: reading.status)
 
         let router = Router()
         if let delay = configuration.faults.responseDelay {
@@ -49,7 +51,7 @@ public struct ScanServer: Sendable {
         let events = EventSocket(configuration: configuration, registry: registry)
 
         let workers = ScanWorkers(
-            scheduler: scheduler, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
+            scheduler: scheduler, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(registry: registry, interval: min(configuration.jobTTL, .seconds(30)))
         let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)

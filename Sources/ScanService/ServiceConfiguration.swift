@@ -1,5 +1,6 @@
 import NIOCore
 import ScanEngine
+import SpineReading
 
 /// Everything a scan service needs to know to start: where to listen, who may call, and its limits.
 public struct ServiceConfiguration: Sendable {
@@ -44,6 +45,8 @@ public struct ServiceConfiguration: Sendable {
     public var retryAfterSeconds: Int
     /// Scan engine settings.
     public var engine: ScanEngine.Configuration
+    /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
+    public var ocr: OCRSettings? = .standard
     /// Deliberate misbehaviour for tests and the fault campaign; empty in production.
     public var faults: FaultOptions
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScanProtocol
 
 /// Where Tesseract's language data lives and which language to read: defined once here.
 public struct OCRSettings: Sendable, Hashable {
@@ -14,16 +15,6 @@ public struct OCRSettings: Sendable, Hashable {
         self.dataPath = dataPath
         self.language = language
     }
-}
-
-/// The OCR engine as `/healthz` reports it.
-public struct OCREngineInfo: Sendable, Hashable, Codable {
-    /// "tesseract".
-    public var engine: String
-    /// The library version, e.g. "5.3.0".
-    public var version: String
-    /// The language loaded, e.g. "eng".
-    public var language: String
 }
 
 /// Why the reader cannot start.

@@ -1,3 +1,4 @@
+import Foundation
 import ImageKit
 import ScanProtocol
 
@@ -34,6 +35,7 @@ struct SpineReader: Sendable {
             if let b = best, b.score >= tuning.confidentEnough { break }
         }
         guard let best else { return .unread }
+        if debugOCR { print("DEBUG", best.direction, best.words.map { "\($0.text)@\($0.line) [\($0.left),\($0.top),\($0.right),\($0.bottom)] c\(Int($0.confidence)) h\(Int($0.capHeight))" }) }
         return result(best, frame: frame)
     }
 
@@ -111,3 +113,5 @@ public struct ReadingTuning: Sendable, Hashable {
 
     public init() {}
 }
+
+let debugOCR = ProcessInfo.processInfo.environment["BOOKSCAN_OCR_DEBUG"] != nil

@@ -15,6 +15,20 @@ struct RecognisedWord: Sendable, Hashable {
 
     var height: Int { bottom - top }
     var width: Int { right - left }
+
+    /// The word's cap height estimated from its box and letters, so "on" and "THE" of one line compare:
+    /// a box holds x-height only, ascenders / capitals, and / or descenders depending on the letters.
+    var capHeight: Double {
+        let tall = text.contains { $0.isUppercase || $0.isNumber || "bdfhklt".contains($0) }
+        let descending = text.contains { "gjpqy".contains($0) }
+        let h = Double(max(1, height))
+        switch (tall, descending) {
+        case (true, true): return h * 0.76
+        case (true, false): return h
+        case (false, true): return h * 0.97
+        case (false, false): return h * 1.4
+        }
+    }
 }
 
 /// One Tesseract handle (LSTM only, dictionaries off). Not thread-safe: used by one thread at a time;
@@ -31,6 +45,12 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Loads the language; throws `.languageDataMissing` when Tesseract cannot.
     init(settings: OCRSettings) throws(SpineReadingError) {
+        // Checked first so a missing file is our one clear line, not Tesseract's stderr paragraph.
+        if let place = settings.dataPath ?? ProcessInfo.processInfo.environment["TESSDATA_PREFIX"],
+            !FileManager.default.fileExists(atPath: (place as NSString).appendingPathComponent(settings.language + ".traineddata"))
+        {
+            throw .languageDataMissing(language: settings.language, dataPath: place)
+        }
         guard let api = TessBaseAPICreate() else { throw .languageDataMissing(language: settings.language, dataPath: settings.dataPath) }
         // Book titles are not dictionary text: no word lists steer the LSTM's beam search. These
         // variables only take effect when passed at Init.

@@ -1,3 +1,4 @@
+import ScanProtocol
 import Synchronization
 
 /// Tesseract handles created once and reused: a scan checks handles out for its reading threads and
@@ -6,14 +7,14 @@ public final class TesseractPool: Sendable {
     /// What the pool loads.
     public let settings: OCRSettings
     /// The engine, version and language, for `/healthz`.
-    public let info: OCREngineInfo
+    public let info: OCREngineStatus
     private let idle: Mutex<[TesseractEngine]>
 
     /// Loads one handle to prove the language data is there; throws `.languageDataMissing` otherwise.
     public init(settings: OCRSettings = .standard) throws(SpineReadingError) {
         let first = try TesseractEngine(settings: settings)
         self.settings = settings
-        self.info = OCREngineInfo(engine: "tesseract", version: TesseractEngine.version, language: settings.language)
+        self.info = OCREngineStatus(engine: "tesseract", version: TesseractEngine.version, language: settings.language)
         self.idle = Mutex([first])
     }
 

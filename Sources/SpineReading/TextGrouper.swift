@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits the words read on one spine into text groups (runs of similar size that sit together) and
 /// picks the title (the largest lettering) and the author (the next group).
 enum TextGrouper {
@@ -5,11 +7,13 @@ enum TextGrouper {
     struct Group: Sendable, Hashable {
         var words: [RecognisedWord]
         var text: String { words.map(\.text).joined(separator: " ") }
-        /// Median word height in pixels of the read strip.
+        /// Median cap height of the words in pixels of the read strip.
         var height: Double {
-            let hs = words.map { Double($0.height) }.sorted()
+            let hs = words.map(\.capHeight).sorted()
             return hs.isEmpty ? 0 : hs[hs.count / 2]
         }
+        /// How much the group looks like the title: large lettering first, longer text breaking near-ties.
+        var prominence: Double { height * pow(Double(max(1, alphanumerics)), 0.25) }
         /// Letters and digits in the group.
         var alphanumerics: Int { words.reduce(0) { $0 + $1.text.unicodeScalars.filter(\.properties.isAlphabetic).count + $1.text.filter(\.isNumber).count } }
         /// Confidence (0–100) weighted by characters.
@@ -52,17 +56,18 @@ enum TextGrouper {
         for i in ws.indices {
             for j in ws.indices where j > i {
                 let a = ws[i], b = ws[j]
-                let ha = Double(max(1, a.height)), hb = Double(max(1, b.height))
+                let ha = a.capHeight, hb = b.capHeight
                 let h = max(ha, hb), ratio = max(ha, hb) / min(ha, hb)
                 let gapX = Double(max(a.left, b.left) - min(a.right, b.right))
                 let gapY = Double(max(a.top, b.top) - min(a.bottom, b.bottom))
                 let together: Bool
                 if a.line == b.line || gapY < -0.5 * min(ha, hb) {
                     // Same text line: a word space, not the wide gap between title and author.
-                    together = (gapX < 0.75 * h && ratio < 1.5) || gapX < 0.4 * h
+                    // Tesseract's word boxes are noisy: a tight gap joins whatever the sizes say.
+                    together = gapX < 0.5 * min(ha, hb) || (gapX < 1.8 * h && ratio < 1.3) || (gapX < 0.9 * h && ratio < 1.6)
                 } else {
                     // Stacked lines of one block: overlapping columns, close lines, similar size.
-                    together = gapX < 0.5 * h && gapY < 1.3 * h && ratio < 1.45
+                    together = gapX < 0.5 * h && gapY < 1.3 * h && ratio < 1.4
                 }
                 if together { parent[find(i)] = find(j) }
             }
@@ -71,6 +76,6 @@ enum TextGrouper {
         for i in ws.indices { byRoot[find(i), default: []].append(ws[i]) }
         return byRoot.values
             .map { Group(words: $0.sorted { $0.line != $1.line ? $0.line < $1.line : $0.left < $1.left }) }
-            .sorted { ($0.height, $0.alphanumerics) > ($1.height, $1.alphanumerics) }
+            .sorted { $0.prominence > $1.prominence }
     }
 }
