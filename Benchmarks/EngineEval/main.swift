@@ -128,5 +128,10 @@ for name in names {
         + "(" + result.timings.filter { $0.stage != .decoding }.map { "\($0.stage.rawValue) \(fmt($0.milliseconds))" }.joined(separator: ", ")
         + ") total \(fmt(total)) ms")
 }
+// Peak resident memory of the whole process (VmHWM): with one 12 MP photo, what a running scan holds at its peak.
+let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
+    print("peak memory " + line.replacingOccurrences(of: "VmHWM:", with: "VmHWM").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "))
+}
 print("images \(totals.count): total median \(fmt(percentile(totals, 50))) ms p90 \(fmt(percentile(totals, 90))) ms; "
     + "decode median \(fmt(percentile(decodes, 50))) ms; ocr median \(fmt(percentile(ocrs, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")

@@ -73,10 +73,11 @@ public struct ShelfReader: Sendable {
         var reported = 0
         func poll() -> Bool {
             if isCancelled() { shared.cancelled.store(true, ordering: .relaxed) }
+            // Every spine is its own step, also when the other thread finished several meanwhile.
             let done = shared.done.load(ordering: .acquiring)
-            if done > reported {
-                reported = done
-                progress(done, frames.count)
+            while reported < done {
+                reported += 1
+                progress(reported, frames.count)
             }
             return shared.cancelled.load(ordering: .relaxed)
         }

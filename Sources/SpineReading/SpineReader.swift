@@ -1,4 +1,3 @@
-import Foundation
 import ImageKit
 import ScanProtocol
 
@@ -35,7 +34,6 @@ struct SpineReader: Sendable {
             if let b = best, b.score >= tuning.confidentEnough { break }
         }
         guard let best else { return .unread }
-        if debugOCR { print("DEBUG", best.direction, best.words.map { "\($0.text)@\($0.line) [\($0.left),\($0.top),\($0.right),\($0.bottom)] c\(Int($0.confidence)) h\(Int($0.capHeight))" }) }
         return result(best, frame: frame)
     }
 
@@ -69,7 +67,12 @@ struct SpineReader: Sendable {
             return SpineText(title: nil, author: nil, text: text, confidence: 0, orientation: text == nil ? nil : orientation)
         }
         let titleConfidence = titleGroup.confidence / 100
-        let title = titleConfidence >= tuning.minimumTitleConfidence && titleGroup.text.filter(\.isLetter).count >= 2
+        // Larger lettering than the title's that could not be read with confidence: the real title
+        // is probably there, and the group in hand is the author or the imprint.
+        let largerUnread = reading.words.contains {
+            !TextGrouper.isWordLike($0) && $0.text.filter(\.isLetter).count >= 3 && $0.capHeight > titleGroup.height * tuning.unreadLargerRatio
+        }
+        let title = titleConfidence >= tuning.minimumTitleConfidence && titleGroup.text.filter(\.isLetter).count >= 2 && !largerUnread
             ? Self.clean(titleGroup.text) : nil
         var author: String?
         if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
@@ -107,11 +110,11 @@ public struct ReadingTuning: Sendable, Hashable {
     /// A reading scoring this (0–100) ends the search over directions.
     public var confidentEnough = 80.0
     /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one.
-    public var minimumTitleConfidence = 0.70
+    public var minimumTitleConfidence = 0.80
+    /// Unreadable lettering this much larger than the best group's means the title was not read.
+    public var unreadLargerRatio = 1.2
     /// Words below this confidence (0–100) stay out of `text`.
     public var minimumWordConfidence = 30.0
 
     public init() {}
 }
-
-let debugOCR = ProcessInfo.processInfo.environment["BOOKSCAN_OCR_DEBUG"] != nil

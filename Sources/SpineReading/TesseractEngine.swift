@@ -12,6 +12,9 @@ struct RecognisedWord: Sendable, Hashable {
     var bottom: Int
     /// Index of the text line the word belongs to, in reading order.
     var line: Int
+    /// The 75th percentile of its letters' heights: the word box itself swells when a letter
+    /// touches a band or an edge, the letters mostly do not.
+    var letterHeight: Double
 
     var height: Int { bottom - top }
     var width: Int { right - left }
@@ -20,14 +23,7 @@ struct RecognisedWord: Sendable, Hashable {
     /// a box holds x-height only, ascenders / capitals, and / or descenders depending on the letters.
     var capHeight: Double {
         let tall = text.contains { $0.isUppercase || $0.isNumber || "bdfhklt".contains($0) }
-        let descending = text.contains { "gjpqy".contains($0) }
-        let h = Double(max(1, height))
-        switch (tall, descending) {
-        case (true, true): return h * 0.76
-        case (true, false): return h
-        case (false, true): return h * 0.97
-        case (false, false): return h * 1.4
-        }
+        return max(1, letterHeight) * (tall ? 1 : 1.4)
     }
 }
 
@@ -91,6 +87,20 @@ final class TesseractEngine: @unchecked Sendable {
         }
     }()
 
+    /// Heights of the letters of the word `iterator` stands on (walked on a copy).
+    private static func letterHeights(_ iterator: OpaquePointer) -> [Double] {
+        guard let symbols = TessResultIteratorCopy(iterator) else { return [] }
+        defer { TessResultIteratorDelete(symbols) }
+        let page = TessResultIteratorGetPageIterator(symbols)
+        var heights: [Double] = []
+        repeat {
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            if TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b) != 0 { heights.append(Double(b - t)) }
+            if TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) != 0 { break }
+        } while TessResultIteratorNext(symbols, RIL_SYMBOL) != 0
+        return heights
+    }
+
     deinit {
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
@@ -121,9 +131,12 @@ final class TesseractEngine: @unchecked Sendable {
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
+            let heights = Self.letterHeights(iterator).sorted()
+            let letterHeight = heights.isEmpty ? Double(b - t) : heights[min(heights.count - 1, heights.count * 3 / 4)]
             words.append(
                 RecognisedWord(
-                    text: trimmed, confidence: confidence, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: max(0, line)))
+                    text: trimmed, confidence: confidence, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: max(0, line),
+                    letterHeight: letterHeight))
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         return words
     }

@@ -64,7 +64,7 @@ enum TextGrouper {
                 if a.line == b.line || gapY < -0.5 * min(ha, hb) {
                     // Same text line: a word space, not the wide gap between title and author.
                     // Tesseract's word boxes are noisy: a tight gap joins whatever the sizes say.
-                    together = gapX < 0.5 * min(ha, hb) || (gapX < 1.8 * h && ratio < 1.3) || (gapX < 0.9 * h && ratio < 1.6)
+                    together = gapX < 1.0 * min(ha, hb) || (gapX < 1.8 * h && ratio < 1.3)
                 } else {
                     // Stacked lines of one block: overlapping columns, close lines, similar size.
                     together = gapX < 0.5 * h && gapY < 1.3 * h && ratio < 1.4
