@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "ScanServiceTests",
             dependencies: [
-                "ScanService", "ScanProtocol", "ImageKit", "ScanClient",
+                "ScanService", "ScanProtocol", "ImageKit", "ScanClient", "SpineReading",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
