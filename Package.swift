@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
+        .systemLibrary(
+            name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
 
         // The smallest shared pieces: the product version and Duration in seconds.
         .target(name: "BookscanBase", swiftSettings: swiftSettings),
@@ -62,14 +64,15 @@ let package = Package(
         // Protocol v1: the wire types and routes both sides use.
         .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
 
-        // Engine: rows and spines from pixels.
-        .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract).
+        .target(name: "SpineReading", dependencies: ["CTesseract", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
+        .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: swiftSettings),
 
         // Service: the HTTP + WebSocket API over a job store and a worker pool.
         .target(
             name: "ScanService",
             dependencies: [
-                "BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol",
+                "BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol", "SpineReading",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -101,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "bookscan",
             dependencies: [
-                "BookscanBase", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                "BookscanBase", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
                 .argumentParser, .crypto, .logging, .nioConcurrencyHelpers, .unixSignals,
             ],
             swiftSettings: swiftSettings
@@ -135,7 +138,7 @@ let package = Package(
 
         // Benchmarks (results in BENCHMARKS.md).
         .executableTarget(
-            name: "EngineEval", dependencies: ["BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol"], path: "Benchmarks/EngineEval",
+            name: "EngineEval", dependencies: ["BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol", "SpineReading"], path: "Benchmarks/EngineEval",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "PrepareBench", dependencies: ["BookscanBase", "ImagePreparation", "ImageKit"], path: "Benchmarks/PrepareBench",
@@ -165,9 +168,12 @@ let package = Package(
         .testTarget(
             name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "SpineReadingTests", dependencies: ["SpineReading", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
+            exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "ScanServiceTests",
             dependencies: [
-                "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService",
+                "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
                 .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings

@@ -3,9 +3,13 @@
 
     python3 scripts/generate_sample_images.py [--out SampleImages]
 
-Deterministic (fixed seeds). Needs Pillow and numpy (`pip install pillow numpy`). The ground truth
-uses the same fields as ../shared/eval (width, height, rows[].interior_polygon, books[].box/polygon/pose),
-in the coordinates of the image as a viewer shows it (after EXIF orientation).
+Deterministic (fixed seeds). Needs Pillow and numpy (`pip install pillow numpy`) and the fonts Debian
+ships in fonts-dejavu-core and fonts-liberation (scripts/bootstrap installs them). Titles and authors of
+public-domain books are drawn in those fonts in every orientation (top to bottom, bottom to top, and
+horizontal on wide standing spines and lying books). The ground truth uses the same fields as
+../shared/eval (width, height, rows[].interior_polygon, books[].box/polygon/pose, and per book title,
+author, title_drawn, author_drawn, orientation, title_font_px), in the coordinates of the image as a
+viewer shows it (after EXIF orientation).
 """
 import argparse
 import json
@@ -14,10 +18,107 @@ import os
 import random
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 PALETTE = [(150, 30, 30), (30, 70, 130), (40, 110, 60), (200, 170, 60), (90, 40, 100), (220, 220, 205),
            (30, 30, 35), (190, 90, 40), (70, 140, 150), (120, 80, 50), (200, 120, 140), (100, 110, 40)]
+
+
+FONT_DIRS = ["/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation"]
+FONTS = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf",
+         "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf"]
+
+BOOKS = [("Moby-Dick", "Melville"), ("Emma", "Austen"), ("Middlemarch", "Eliot"), ("Dracula", "Stoker"),
+         ("Persuasion", "Austen"), ("Ulysses", "Joyce"), ("Walden", "Thoreau"), ("Kidnapped", "Stevenson"),
+         ("The Odyssey", "Homer"), ("Frankenstein", "Shelley"), ("Candide", "Voltaire"), ("Ivanhoe", "Scott"),
+         ("Jane Eyre", "Bronte"), ("Little Women", "Alcott"), ("Great Expectations", "Dickens"), ("Hard Times", "Dickens"),
+         ("The Time Machine", "Wells"), ("Treasure Island", "Stevenson"), ("Heart of Darkness", "Conrad"),
+         ("Silas Marner", "Eliot"), ("Vanity Fair", "Thackeray"), ("Don Quixote", "Cervantes"), ("Beowulf", None),
+         ("The Iliad", "Homer"), ("Robinson Crusoe", "Defoe"), ("Northanger Abbey", "Austen"), ("Oliver Twist", "Dickens"),
+         ("The Jungle Book", "Kipling"), ("War and Peace", "Tolstoy"), ("Anna Karenina", "Tolstoy"), ("Walden", None),
+         ("Bleak House", "Dickens"), ("Lord Jim", "Conrad"), ("Nostromo", "Conrad"), ("Sense and Sensibility", "Austen"),
+         ("The Red Badge of Courage", "Crane"), ("Wuthering Heights", "Bronte"), ("Kim", "Kipling"), ("Tom Jones", "Fielding"),
+         ("Pamela", "Richardson"), ("Evelina", "Burney"), ("Utopia", "More"), ("Leviathan", "Hobbes"), ("Faust", "Goethe"),
+         ("The Aeneid", "Virgil"), ("Hamlet", "Shakespeare"), ("Macbeth", "Shakespeare"), ("Othello", "Shakespeare")]
+
+
+def font(name, size):
+    for d in FONT_DIRS:
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            return ImageFont.truetype(path, size)
+    raise SystemExit(f"font {name} not found: install fonts-dejavu-core and fonts-liberation (scripts/bootstrap)")
+
+
+def text_image(text, fnt, fill):
+    """The text on a transparent tile, cropped to its ink."""
+    x0, y0, x1, y1 = fnt.getbbox(text)
+    tile = Image.new("RGBA", (x1 - x0 + 2, y1 - y0 + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((1 - x0, 1 - y0), text, font=fnt, fill=fill + (255,))
+    return tile
+
+
+def letter_spine(img, rng, x0, y0, x1, y1, color, lying=False):
+    """Draws a title (and an author when it fits) on the spine; returns the ground-truth fields."""
+    x0, y0, x1, y1 = int(x0), int(y0), int(x1), int(y1)
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    across, along = (h, w) if lying else (w, h)
+    title, author = rng.choice(BOOKS)
+    ink = (240, 236, 222) if sum(color) < 380 else (25, 22, 18)
+    name = rng.choice(FONTS)
+    upper = rng.random() < 0.35
+    title_text = title.upper() if upper else title
+    horizontal = not lying and w >= 40 and rng.random() < 0.3
+    if horizontal:
+        # short lines across a wide standing spine
+        size = max(9, int(w * rng.uniform(0.16, 0.22)))
+        fnt = font(name, size)
+        lines, line = [], ""
+        for word in title_text.split():
+            trial = (line + " " + word).strip()
+            if fnt.getlength(trial) <= w * 0.86 or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+        tiles = [text_image(t, fnt, ink) for t in lines]
+        block_h = sum(t.height for t in tiles) + size // 3 * (len(tiles) - 1)
+        if max(t.width for t in tiles) > w - 2 or block_h > h * 0.6:
+            return {"title": title, "author": author, "title_drawn": False, "author_drawn": False, "orientation": "horizontal"}
+        y = y0 + int(h * 0.12)
+        for t in tiles:
+            img.paste(t, (x0 + (w - t.width) // 2, y), t)
+            y += t.height + size // 3
+        return {"title": title, "author": author, "title_drawn": True, "author_drawn": False, "orientation": "horizontal",
+                "title_font_px": size, "title_lines": lines}
+    size = max(10, int(across * rng.uniform(0.42, 0.58)))
+    fnt = font(name, size)
+    tile = text_image(title_text, fnt, ink)
+    author_tile = None
+    if author and tile.width + fnt.getlength(author) * 0.75 + size * 2 < along * 0.9:
+        author_tile = text_image(author.upper() if upper else author, font(name, max(9, int(size * 0.7))), ink)
+    if tile.width > along * 0.9 or tile.height > across - 2:
+        return {"title": title, "author": author, "title_drawn": False, "author_drawn": False,
+                "orientation": "horizontal" if lying else "vertical_tb"}
+    bottom_to_top = not lying and rng.random() < 0.3
+    rotate = 0 if lying else (270 if not bottom_to_top else 90)  # PIL turns counter-clockwise
+    orientation = "horizontal" if lying else ("vertical_bt" if bottom_to_top else "vertical_tb")
+    start = int(along * rng.uniform(0.06, 0.15))
+    pieces = [tile] + ([author_tile] if author_tile else [])
+    gap = size * 2
+    pos = start
+    for piece in pieces:
+        turned = piece.rotate(rotate, expand=True) if rotate else piece
+        if lying:
+            img.paste(turned, (x0 + pos, y0 + (h - turned.height) // 2), turned)
+        elif bottom_to_top:
+            img.paste(turned, (x0 + (w - turned.width) // 2, y1 - pos - turned.height), turned)
+        else:
+            img.paste(turned, (x0 + (w - turned.width) // 2, y0 + pos), turned)
+        pos += piece.width + gap
+    return {"title": title, "author": author, "title_drawn": True, "author_drawn": author_tile is not None,
+            "orientation": orientation, "title_font_px": size, "title_lines": [title_text]}
 
 
 def jitter(color, rng, amount=18):
@@ -32,20 +133,11 @@ def draw_spine(draw, rng, x0, y0, x1, y1, color):
         shade = tuple(int(c * (0.75 + 0.25 * k / max(1, w // 6))) for c in color)
         draw.line([x0 + k, y0, x0 + k, y1], fill=shade)
         draw.line([x1 - k, y0, x1 - k, y1], fill=shade)
-    # decorative bands and a title block
+    # decorative bands near the ends (the lettering goes between them)
     if rng.random() < 0.7 and y1 - y0 > 60:
         band = jitter((230, 200, 120), rng)
-        for by in (y0 + 12, y1 - 20):
-            draw.rectangle([x0 + 2, by, x1 - 2, by + 4], fill=band)
-    if w > 14 and y1 - y0 > 80:
-        tx0, tx1 = x0 + w * 0.3, x1 - w * 0.3
-        ty0 = y0 + (y1 - y0) * rng.uniform(0.2, 0.35)
-        ty1 = ty0 + (y1 - y0) * rng.uniform(0.25, 0.4)
-        text = (235, 230, 215) if sum(color) < 380 else (30, 25, 20)
-        step = max(3, int((tx1 - tx0) / 3))
-        for yy in range(int(ty0), int(ty1), 9):
-            draw.rectangle([tx0, yy, tx0 + rng.uniform(0.5, 1.0) * (tx1 - tx0), yy + 4], fill=text)
-        del step
+        for by in (y0 + 4, y1 - 8):
+            draw.rectangle([x0 + 2, by, x1 - 2, by + 3], fill=band)
 
 
 def render(spec, rng):
@@ -85,8 +177,9 @@ def render(spec, rng):
                     color = jitter(rng.choice(PALETTE), rng)
                     w = depth + rng.randint(-10, 10)
                     draw.rectangle([x, y - h, x + w, y - 1], fill=color)
+                    lettering = letter_spine(img, rng, x, y - h, x + w, y - 1, color, lying=True)
                     books.append({"row": r, "box": [x, y - h, w, h], "pose": "lying",
-                                  "polygon": [[x, y - h], [x + w, y - h], [x + w, y], [x, y]]})
+                                  "polygon": [[x, y - h], [x + w, y - h], [x + w, y], [x, y]], **lettering})
                     y -= h
                 x += depth + 14
                 n += 1
@@ -112,8 +205,9 @@ def render(spec, rng):
             if x + w > right:
                 break
             draw_spine(draw, rng, x, bottom - h, x + w - 1, bottom - 1, color)
+            lettering = letter_spine(img, rng, x, bottom - h, x + w - 1, bottom - 1, color)
             books.append({"row": r, "box": [x, bottom - h, w, h], "pose": "upright", "thin": thin,
-                          "polygon": [[x, bottom - h], [x + w, bottom - h], [x + w, bottom], [x, bottom]]})
+                          "polygon": [[x, bottom - h], [x + w, bottom - h], [x + w, bottom], [x, bottom]], **lettering})
             x += w + (1 if rng.random() < 0.8 else rng.randint(2, 6))
             n += 1
         row_meta[-1]["n_books"] = sum(1 for b in books if b["row"] == r)
@@ -137,11 +231,24 @@ SPECS = [
 ]
 
 
+def line_fixture(path):
+    """One title line, dark on light, for the OCR tests (they turn it to every orientation themselves)."""
+    tile = text_image("Great Expectations", font("DejaVuSans.ttf", 30), (30, 28, 26))
+    img = Image.new("RGB", (tile.width + 60, tile.height + 36), (226, 218, 196))
+    img.paste(tile, (30, 18), tile)
+    img = img.filter(ImageFilter.GaussianBlur(0.6))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    img.save(path, "JPEG", quality=90)
+    print(f"{path}: {img.width}x{img.height}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "SampleImages"))
+    parser.add_argument("--fixtures", default=os.path.join(os.path.dirname(__file__), "..", "Tests", "SpineReadingTests", "Fixtures"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    line_fixture(os.path.join(args.fixtures, "title_line.jpg"))
     for spec in SPECS:
         rng = random.Random(spec["seed"])
         img, rows, books = render(spec, rng)

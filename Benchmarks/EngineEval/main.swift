@@ -1,28 +1,40 @@
 // EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
 //
-//     EngineEval --images DIR --out PREDDIR [--long-side N]
+//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N]
+//
+// Each book carries box, confidence and (unless --no-ocr) title, author, text, textConfidence,
+// orientation; each file the wall time of the whole scan (time_ms) and of reading titles (ocr_ms).
 import Foundation
 import ImageKit
 import ScanEngine
 import ScanProtocol
+import SpineReading
 
 /// Command-line options.
 struct Options {
     var images = ""
     var out = ""
     var longSide = 1000
+    var ocr = true
+    var threads = 2
 
     static func parse(_ args: [String]) -> Options? {
         var o = Options()
         var i = 1
         while i < args.count {
             let key = args[i]
+            if key == "--no-ocr" {
+                o.ocr = false
+                i += 1
+                continue
+            }
             guard i + 1 < args.count else { return nil }
             let value = args[i + 1]
             switch key {
             case "--images": o.images = value
             case "--out": o.out = value
             case "--long-side": o.longSide = Int(value) ?? o.longSide
+            case "--threads": o.threads = Int(value) ?? o.threads
             default: return nil
             }
             i += 2
@@ -46,7 +58,7 @@ func milliseconds(_ d: Duration) -> Double {
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
 guard let options = Options.parse(CommandLine.arguments) else {
-    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N]\n".utf8))
     exit(2)
 }
 let fm = FileManager.default
@@ -59,8 +71,17 @@ do {
 let names = ((try? fm.contentsOfDirectory(atPath: options.images)) ?? [])
     .filter { $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg") }
     .sorted()
-let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide))
-var totals: [Double] = [], detects: [Double] = [], decodes: [Double] = []
+var reader: ShelfReader?
+if options.ocr {
+    do {
+        reader = ShelfReader(pool: try TesseractPool(), threads: options.threads)
+    } catch {
+        FileHandle.standardError.write(Data("EngineEval: \(error)\n".utf8))
+        exit(1)
+    }
+}
+let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+var totals: [Double] = [], detects: [Double] = [], decodes: [Double] = [], ocrs: [Double] = []
 let clock = ContinuousClock()
 for name in names {
     let path = (options.images as NSString).appendingPathComponent(name)
@@ -79,12 +100,21 @@ for name in names {
     }
     let total = milliseconds(clock.now - start)
     let decode = result.timings.first { $0.stage == .decoding }?.milliseconds ?? 0
-    let detect = result.timings.filter { $0.stage != .decoding }.reduce(0) { $0 + $1.milliseconds }
-    totals.append(total); detects.append(detect); decodes.append(decode)
+    let ocr = result.timings.first { $0.stage == .readingTitles }?.milliseconds ?? 0
+    let detect = result.timings.filter { $0.stage != .decoding && $0.stage != .readingTitles }.reduce(0) { $0 + $1.milliseconds }
+    totals.append(total); detects.append(detect); decodes.append(decode); ocrs.append(ocr)
     let books: [[String: Any]] = result.spines.map { spine in
-        ["box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight), "confidence": spine.confidence]
+        var book: [String: Any] = [
+            "box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight), "confidence": spine.confidence,
+        ]
+        if let title = spine.title { book["title"] = title }
+        if let author = spine.author { book["author"] = author }
+        if let text = spine.text { book["text"] = text }
+        if let c = spine.textConfidence { book["textConfidence"] = c }
+        if let o = spine.orientation { book["orientation"] = o.rawValue }
+        return book
     }
-    let json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect]
+    let json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect, "ocr_ms": ocr]
     let base = (name as NSString).deletingPathExtension
     let outPath = (options.out as NSString).appendingPathComponent(base + ".json")
     do {
@@ -98,5 +128,10 @@ for name in names {
         + "(" + result.timings.filter { $0.stage != .decoding }.map { "\($0.stage.rawValue) \(fmt($0.milliseconds))" }.joined(separator: ", ")
         + ") total \(fmt(total)) ms")
 }
+// Peak resident memory of the whole process (VmHWM): with one 12 MP photo, what a running scan holds at its peak.
+let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
+    print("peak memory " + line.replacingOccurrences(of: "VmHWM:", with: "VmHWM").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "))
+}
 print("images \(totals.count): total median \(fmt(percentile(totals, 50))) ms p90 \(fmt(percentile(totals, 90))) ms; "
-    + "decode median \(fmt(percentile(decodes, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")
+    + "decode median \(fmt(percentile(decodes, 50))) ms; ocr median \(fmt(percentile(ocrs, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")

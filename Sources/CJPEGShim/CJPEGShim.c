@@ -91,9 +91,9 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length,
     return 0;
 }
 
-int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
-                   unsigned long long max_pixels, int strict, bs_jpeg_image *out,
-                   char *errbuf, size_t errbuf_len) {
+static int decode_jpeg(const unsigned char *data, size_t length, int scale_denom,
+                       unsigned long long max_pixels, int strict, int gray, bs_jpeg_image *out,
+                       char *errbuf, size_t errbuf_len) {
     if (length == 0) { set_message("empty input", errbuf, errbuf_len); return -1; }
     struct jpeg_decompress_struct *cinfo = calloc(1, sizeof(struct jpeg_decompress_struct));
     bs_error_mgr *err = new_error_mgr();
@@ -125,10 +125,10 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scale_denom;
-    cinfo->out_color_space = JCS_RGB;
+    cinfo->out_color_space = gray ? JCS_GRAYSCALE : JCS_RGB;
     cinfo->dct_method = JDCT_ISLOW;
     jpeg_start_decompress(cinfo);
-    size_t stride = (size_t)cinfo->output_width * 3;
+    size_t stride = (size_t)cinfo->output_width * (gray ? 1 : 3);
     pixels = malloc(stride * cinfo->output_height);
     if (!pixels) {
         set_message("out of memory", errbuf, errbuf_len);
@@ -153,11 +153,23 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     out->height = (int)cinfo->output_height;
     out->source_width = (int)cinfo->image_width;
     out->source_height = (int)cinfo->image_height;
-    out->components = 3;
+    out->components = gray ? 1 : 3;
     out->pixels = pixels;
     jpeg_destroy_decompress(cinfo);
     free(cinfo); free(err);
     return 0;
+}
+
+int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
+                   unsigned long long max_pixels, int strict, bs_jpeg_image *out,
+                   char *errbuf, size_t errbuf_len) {
+    return decode_jpeg(data, length, scale_denom, max_pixels, strict, 0, out, errbuf, errbuf_len);
+}
+
+int bs_jpeg_decode_gray(const unsigned char *data, size_t length, int scale_denom,
+                        unsigned long long max_pixels, bs_jpeg_image *out,
+                        char *errbuf, size_t errbuf_len) {
+    return decode_jpeg(data, length, scale_denom, max_pixels, 0, 1, out, errbuf, errbuf_len);
 }
 
 void bs_jpeg_image_free(bs_jpeg_image *image) {

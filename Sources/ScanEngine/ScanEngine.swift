@@ -1,5 +1,6 @@
 import ImageKit
 import ScanProtocol
+import SpineReading
 
 /// Finds shelf rows and book spines in a shelf photo.
 public struct ScanEngine: Sendable {
@@ -7,9 +8,12 @@ public struct ScanEngine: Sendable {
     public struct Configuration: Sendable {
         /// Long side the image is reduced to (by DCT scaling, never below this) before analysis.
         public var workingLongSide: Int
+        /// Reads each spine's title and author after segmentation (the `reading_titles` stage); nil: boxes only.
+        public var reader: ShelfReader?
 
-        public init(workingLongSide: Int = 1000) {
+        public init(workingLongSide: Int = 1000, reader: ShelfReader? = nil) {
             self.workingLongSide = max(64, workingLongSide)
+            self.reader = reader
         }
     }
 
@@ -26,7 +30,7 @@ public struct ScanEngine: Sendable {
     public func scan(
         jpeg: [UInt8], maxPixels: Int, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
-        var reporter = ProgressReporter()
+        var reporter = ProgressReporter(reading: configuration.reader != nil)
         reporter.report(.decoding, 0, progress)
         if isCancelled() { throw .canceled }
         let clock = ContinuousClock()
@@ -46,8 +50,8 @@ public struct ScanEngine: Sendable {
         let decodeMs = Self.milliseconds(clock.now - start)
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
         var result = try run(
-            image: upright, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-            reporter: &reporter, progress: progress, isCancelled: isCancelled)
+            image: upright, sourceWidth: sourceWidth, sourceHeight: sourceHeight, source: .jpeg(jpeg, orientation: orientation),
+            maxPixels: maxPixels, reporter: &reporter, progress: progress, isCancelled: isCancelled)
         result.timings.insert(StageTiming(stage: .decoding, milliseconds: decodeMs), at: 0)
         return result
     }
@@ -57,20 +61,20 @@ public struct ScanEngine: Sendable {
         image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, progress: (ScanStage, Double) -> Void,
         isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
-        var reporter = ProgressReporter()
+        var reporter = ProgressReporter(reading: configuration.reader != nil)
         reporter.report(.decoding, 0, progress)
         if isCancelled() { throw .canceled }
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
         var result = try run(
-            image: image, sourceWidth: sourceWidth, sourceHeight: sourceHeight, reporter: &reporter, progress: progress,
-            isCancelled: isCancelled)
+            image: image, sourceWidth: sourceWidth, sourceHeight: sourceHeight, source: .image(image), maxPixels: 0,
+            reporter: &reporter, progress: progress, isCancelled: isCancelled)
         result.timings.insert(StageTiming(stage: .decoding, milliseconds: 0), at: 0)
         return result
     }
 
     private func run(
-        image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, reporter: inout ProgressReporter,
-        progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+        image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, source: ShelfReader.Source, maxPixels: Int,
+        reporter: inout ProgressReporter, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
         let clock = ContinuousClock()
         var timings: [StageTiming] = []
@@ -124,10 +128,17 @@ public struct ScanEngine: Sendable {
         if isCancelled() { throw .canceled }
         timings.append(StageTiming(stage: .segmentingSpines, milliseconds: Self.milliseconds(clock.now - start)))
 
-        // Result in normalised coordinates.
+        // Result in normalised coordinates, then the titles read.
+        var assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
+        if let reader = configuration.reader {
+            start = clock.now
+            assembled.spines = try readTitles(
+                reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
+                spines: assembled.spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
+            timings.append(StageTiming(stage: .readingTitles, milliseconds: Self.milliseconds(clock.now - start)))
+        }
         start = clock.now
         reporter.report(.finishing, ProgressReporter.segmentEnd, progress)
-        let assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
         timings.append(StageTiming(stage: .finishing, milliseconds: Self.milliseconds(clock.now - start)))
         reporter.report(.finishing, 1, progress)
         return ScanResult(
@@ -149,10 +160,17 @@ struct ProgressReporter {
     static let segmentEnd = 0.95
 
     private var last = 0.0
+    /// With titles to read, detection's fractions shrink to end where reading starts.
+    private var detectionScale = 1.0
+
+    init(reading: Bool = false) {
+        if reading { detectionScale = ScanEngine.readingStart / Self.segmentEnd }
+    }
 
     /// Reports `fraction` (clamped, never below the previous report) through `progress`.
     mutating func report(_ stage: ScanStage, _ fraction: Double, _ progress: (ScanStage, Double) -> Void) {
-        last = max(last, min(1, max(0, fraction)))
+        let scaled = stage == .decoding || stage == .findingRows || stage == .segmentingSpines ? fraction * detectionScale : fraction
+        last = max(last, min(1, max(0, scaled)))
         progress(stage, last)
     }
 }

@@ -12,14 +12,32 @@ public struct Spine: Codable, Sendable, Hashable {
     public var color: RGBColor
     /// Pose of the book.
     public var pose: SpinePose
+    /// What was read on the spine (nil fields: not read, or not read with enough confidence).
+    public var title: String?
+    public var author: String?
+    /// Everything read on the spine, in reading order.
+    public var text: String?
+    /// Confidence of the reading, 0…1.
+    public var textConfidence: Double?
+    /// Which way the text runs.
+    public var orientation: TextOrientation?
 
-    public init(index: Int, row: Int, box: NormalizedBox, confidence: Double, color: RGBColor, pose: SpinePose) {
+    public init(
+        index: Int, row: Int, box: NormalizedBox, confidence: Double, color: RGBColor, pose: SpinePose,
+        title: String? = nil, author: String? = nil, text: String? = nil, textConfidence: Double? = nil,
+        orientation: TextOrientation? = nil
+    ) {
         self.index = index
         self.row = row
         self.box = box
         self.confidence = confidence
         self.color = color
         self.pose = pose
+        self.title = title
+        self.author = author
+        self.text = text
+        self.textConfidence = textConfidence
+        self.orientation = orientation
     }
 }
 

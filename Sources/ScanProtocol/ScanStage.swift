@@ -4,6 +4,7 @@ public enum ScanStage: String, Codable, Sendable, CaseIterable {
     case decoding
     case findingRows = "finding_rows"
     case segmentingSpines = "segmenting_spines"
+    case readingTitles = "reading_titles"
     case finishing
     case done
 
@@ -14,6 +15,7 @@ public enum ScanStage: String, Codable, Sendable, CaseIterable {
         case .decoding: "decoding"
         case .findingRows: "finding shelf rows"
         case .segmentingSpines: "segmenting spines"
+        case .readingTitles: "reading titles"
         case .finishing: "finishing"
         case .done: "done"
         }

@@ -39,8 +39,13 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     public var jobsHeld: Int
     /// Scans the engine has started since the service started.
     public var scansStarted: Int
+    /// The OCR engine reading titles; nil when the service only finds boxes.
+    public var ocr: OCREngineStatus?
 
-    public init(status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int) {
+    public init(
+        status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int, ocr: OCREngineStatus? = nil
+    ) {
+        self.ocr = ocr
         self.status = status
         self.version = version
         self.jobsQueued = jobsQueued

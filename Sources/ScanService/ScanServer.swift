@@ -31,9 +31,11 @@ public struct ScanServer: Sendable {
     public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) throws
         -> ServiceGroup
     {
+        let reading = try OCRStartup(configuration)
         let store: any JobStore = MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity)
         let metrics = ServiceMetrics()
-        let routes = ScanRoutes(configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current)
+        let routes = ScanRoutes(
+            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
 
         let router = Router()
         if let delay = configuration.faults.responseDelay {
@@ -46,7 +48,7 @@ public struct ScanServer: Sendable {
         let events = EventSocket(configuration: configuration, store: store)
 
         let workers = ScanWorkers(
-            store: store, engine: ScanEngine(configuration: configuration.engine), count: configuration.workers,
+            store: store, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(store: store, interval: min(configuration.jobTTL, .seconds(30)))
         let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)

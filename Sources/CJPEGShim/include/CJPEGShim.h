@@ -8,7 +8,7 @@ typedef struct {
     int height;           ///< decoded (possibly DCT-scaled) height
     int source_width;     ///< width in the file
     int source_height;    ///< height in the file
-    int components;       ///< always 3 (RGB) on success
+    int components;       ///< 3 (RGB) or 1 (grayscale) on success
     unsigned char *pixels;/// RGB, row-major, width*height*3 bytes
 } bs_jpeg_image;
 
@@ -27,6 +27,11 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length,
 int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
                    unsigned long long max_pixels, int strict, bs_jpeg_image *out,
                    char *errbuf, size_t errbuf_len);
+
+/// Decodes to 8-bit grayscale (1 byte per pixel, components 1), DCT-scaled like bs_jpeg_decode, never strict.
+int bs_jpeg_decode_gray(const unsigned char *data, size_t length, int scale_denom,
+                        unsigned long long max_pixels, bs_jpeg_image *out,
+                        char *errbuf, size_t errbuf_len);
 
 /// Frees the pixel buffer of a decoded image.
 void bs_jpeg_image_free(bs_jpeg_image *image);

@@ -1,5 +1,6 @@
 import NIOCore
 import ScanEngine
+import SpineReading
 
 /// Everything a scan service needs to know to start: where to listen, who may call, and its limits.
 public struct ServiceConfiguration: Sendable {
@@ -46,6 +47,8 @@ public struct ServiceConfiguration: Sendable {
     public var engine: ScanEngine.Configuration
     /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
     package var faults = FaultSeams()
+    /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
+    public var ocr: OCRSettings? = .standard
 
     public init(
         host: String = "127.0.0.1",

@@ -15,10 +15,12 @@ final class ScanRoutes: Sendable {
     let store: any JobStore
     let metrics: ServiceMetrics
     let version: String
+    let ocr: OCREngineStatus?
     private let polls = Atomic<Int>(0)
     private let uploadBudget: UploadBudget
 
-    init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String) {
+    init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String, ocr: OCREngineStatus? = nil) {
+        self.ocr = ocr
         self.configuration = configuration
         self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
         self.store = store
@@ -181,7 +183,7 @@ final class ScanRoutes: Sendable {
             .ok,
             HealthStatus(
                 status: "ok", version: version, jobsQueued: counts[.queued, default: 0], jobsRunning: counts[.running, default: 0],
-                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed)))
+                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed), ocr: ocr))
     }
 
     // MARK: helpers

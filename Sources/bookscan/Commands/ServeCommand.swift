@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ScanService
+import SpineReading
 import UnixSignals
 
 /// `bookscan serve`: runs the scan service standalone until SIGINT or SIGTERM.
@@ -37,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
+    @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
+    var ocrData: String?
+    @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
     @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: Double?
 
     func validate() throws {
@@ -66,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
         settings.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         settings.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        settings.ocr = OCRSettings(dataPath: ocrData, language: ocrLanguage)
         if let tlsCertificate, let tlsKey {
             do {
                 settings.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
@@ -79,11 +84,16 @@ struct ServeCommand: AsyncParsableCommand {
         let scheme = configuration.scheme
         let workerCount = configuration.workers
         let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
-        try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
-            .run(shutdownSignals: [.sigterm, .sigint]) { port in
-                let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
-                FileHandle.standardError.write(Data(line.utf8))
-            }
+        do {
+            try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
+                .run(shutdownSignals: [.sigterm, .sigint]) { port in
+                    let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+        } catch let error as SpineReadingError {
+            FileHandle.standardError.write(Data("bookscan serve: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.ocrUnavailable.rawValue)
+        }
         FileHandle.standardError.write(Data("bookscan serve: stopped\n".utf8))
     }
 

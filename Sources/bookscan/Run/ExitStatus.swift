@@ -30,6 +30,8 @@ enum ExitStatus: Int32, CaseIterable {
     case notAnImage = 18
     /// Deleted, replaced or changed while being read.
     case fileVanished = 19
+    /// The OCR language data is missing: the service cannot read titles, so it does not start.
+    case ocrUnavailable = 20
 
     /// One line per code for `--help` and the README.
     static let table = """
@@ -54,6 +56,7 @@ enum ExitStatus: Int32, CaseIterable {
          17  an input JPEG declares more pixels than bookscan decodes (e.g. a 60000×60000 header)
          18  an input is not an image at all
          19  an input file vanished or changed while being read
+         20  the OCR language data is missing (the scan service does not start)
          64  bad command line
         """
 

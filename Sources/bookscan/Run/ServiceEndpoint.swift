@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import Logging
 import ScanClient
 import ScanService
+import SpineReading
 
 /// Where the scans go: the configured server, or an embedded service started on loopback.
 struct ServiceEndpoint {
@@ -20,7 +22,13 @@ struct ServiceEndpoint {
         logger.logLevel = .error
         var configuration = ServiceConfiguration(host: "127.0.0.1", port: 0)
         if let workers { configuration.workers = workers }
-        let service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        let service: EmbeddedScanService
+        do {
+            service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
+        } catch let error as SpineReadingError {
+            FileHandle.standardError.write(Data("bookscan: embedded scan service: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.ocrUnavailable.rawValue)
+        }
         return ServiceEndpoint(baseURL: service.baseURL, token: nil, embedded: service)
     }
 

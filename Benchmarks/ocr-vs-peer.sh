@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Titles, speed and memory of bookscan's scan engine with OCR (EngineEval: decode → detect → read titles,
+# 2 reading threads) against the Python OpenCV + Tesseract peer, measured in the same run on
+# ../shared/eval/set. The peer's venv lives outside the repository (set-up: ../shared/eval/peer/README.md):
+#
+#     PEER_VENV=/path/to/peer-venv Benchmarks/ocr-vs-peer.sh [OUTDIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared="$root/../shared"
+venv=${PEER_VENV:?set PEER_VENV to the peer venv (see ../shared/eval/peer/README.md)}
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+swift build -c release --product EngineEval --scratch-path "$root/.build-ocr" >/dev/null
+
+# 1. The peer, one OCR thread per process (as its README says).
+OMP_THREAD_LIMIT=1 "$venv/bin/python" "$shared/eval/peer/baseline_cv_tess.py" --images "$shared/eval/set" --out "$out/peer" \
+  >"$out/peer.log" 2>&1
+# 2. bookscan's engine with OCR.
+"$root/.build-ocr/release/EngineEval" --images "$shared/eval/set" --out "$out/bookscan" >"$out/bookscan.log"
+# 3. Peak memory of one scan of a 12 MP photo (4032×3024), in a process of its own.
+one="$out/one-12mp"
+mkdir -p "$one"
+ln -sf "$shared/eval/set/shelf_000.jpg" "$one/"
+"$root/.build-ocr/release/EngineEval" --images "$one" --out "$out/one-12mp-pred" | grep "peak memory" >"$out/memory.txt"
+
+for who in peer bookscan; do
+  echo "== $who"
+  python3 "$shared/eval/evaluate.py" --gt "$shared/eval/set" --pred "$out/$who" | grep -E "titles|by tier|bag|time per image|spine detection \(box"
+done
+python3 - "$out" <<'PY'
+import json, glob, os, statistics, sys
+out = sys.argv[1]
+def median(who):
+    return statistics.median(json.load(open(f))["time_ms"] for f in glob.glob(os.path.join(out, who, "*.json")))
+p, b = median("peer"), median("bookscan")
+print(f"median time per photo: peer {p:.0f} ms, bookscan {b:.0f} ms, bookscan {p / b:.2f}x faster")
+PY
+cat "$out/memory.txt"

@@ -1,0 +1,42 @@
+import ImageKit
+import ScanProtocol
+import SpineReading
+
+extension ScanEngine {
+    /// Job fraction where reading titles starts when a reader is configured (detection takes the part before).
+    static let readingStart = 0.40
+
+    /// The `reading_titles` stage: reads every spine, reporting n of N as the job fraction moves from
+    /// `readingStart` to `ProgressReporter.segmentEnd`. A photo the reader cannot decode again keeps
+    /// its books without titles; cancellation throws `.canceled`.
+    func readTitles(
+        _ reader: ShelfReader, source: ShelfReader.Source, sourceWidth: Int, sourceHeight: Int, maxPixels: Int,
+        spines: [Spine], reporter: inout ProgressReporter, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> [Spine] {
+        let span = ProgressReporter.segmentEnd - Self.readingStart
+        reporter.report(.readingTitles, Self.readingStart, progress)
+        let outlines = spines.map { SpineOutline(box: $0.box, pose: $0.pose) }
+        let texts: [SpineText]?
+        do {
+            var local = reporter
+            texts = try reader.read(
+                source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, spines: outlines, maxPixels: maxPixels,
+                progress: { done, total in local.report(.readingTitles, Self.readingStart + span * Double(done) / Double(total), progress) },
+                isCancelled: isCancelled)
+            reporter = local
+        } catch {
+            return spines
+        }
+        guard let texts else { throw .canceled }
+        var out = spines
+        for i in out.indices where i < texts.count {
+            let t = texts[i]
+            out[i].title = t.title
+            out[i].author = t.author
+            out[i].text = t.text
+            out[i].textConfidence = t.text == nil ? nil : t.confidence
+            out[i].orientation = t.orientation
+        }
+        return out
+    }
+}

@@ -1,0 +1,26 @@
+import ScanEngine
+import ScanProtocol
+import SpineReading
+
+/// The OCR side of a service start: loads the language data once (the pooled Tesseract handles
+/// every scan checks out) or refuses to start with `SpineReadingError.languageDataMissing`.
+struct OCRStartup: Sendable {
+    /// The engine configuration with its title reader (none when the configuration turns OCR off).
+    let engine: ScanEngine.Configuration
+    /// What `/healthz` reports.
+    let status: OCREngineStatus?
+
+    init(_ configuration: ServiceConfiguration) throws(SpineReadingError) {
+        var engine = configuration.engine
+        guard let settings = configuration.ocr else {
+            self.engine = engine
+            self.status = nil
+            return
+        }
+        if engine.reader == nil {
+            engine.reader = ShelfReader(pool: try TesseractPool(settings: settings))
+        }
+        self.engine = engine
+        self.status = engine.reader?.pool.info
+    }
+}

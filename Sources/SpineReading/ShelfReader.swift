@@ -1,0 +1,131 @@
+import Foundation
+import ImageKit
+import ScanProtocol
+import Synchronization
+
+/// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
+/// lettering needs, then reads the spines on `threads` threads, each with its own pooled Tesseract handle.
+public struct ShelfReader: Sendable {
+    /// The photo to read: the JPEG (decoded here, gray, at a scale chosen per photo) or pixels already decoded.
+    public enum Source: Sendable {
+        case jpeg([UInt8], orientation: EXIFOrientation)
+        case image(PixelBuffer)
+    }
+
+    /// The pooled handles.
+    public let pool: TesseractPool
+    public let tuning: ReadingTuning
+    /// Reading threads per scan (the calling thread is one of them).
+    public let threads: Int
+
+    public init(pool: TesseractPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+        self.pool = pool
+        self.tuning = tuning
+        self.threads = max(1, threads)
+    }
+
+    /// Pixels across the spine the decode should keep for the narrower spines (20th percentile).
+    static let wantedSpineWidth = 160.0
+
+    /// The DCT scale (1, 2, 4, 8) that keeps the narrower spines at least `wantedSpineWidth` wide.
+    static func scaleDenominator(_ spines: [SpineOutline], sourceWidth: Int, sourceHeight: Int) -> Int {
+        let widths = spines.map { s -> Double in
+            let frame = SpineFrame(s, imageWidth: sourceWidth, imageHeight: sourceHeight)
+            return frame.width
+        }.sorted()
+        guard !widths.isEmpty else { return 1 }
+        let narrow = widths[widths.count / 5]
+        var denominator = 1
+        for d in [2, 4, 8] where narrow / Double(d) >= wantedSpineWidth { denominator = d }
+        return denominator
+    }
+
+    /// Reads every spine. `progress(done, total)` runs on the calling thread after each spine;
+    /// `isCancelled` is polled on the calling thread between spines and directions (≤ one strip's reading).
+    /// Returns nil when cancelled; otherwise one `SpineText` per spine, in order.
+    public func read(
+        _ source: Source, sourceWidth: Int, sourceHeight: Int, spines: [SpineOutline], maxPixels: Int = 0,
+        progress: (Int, Int) -> Void, isCancelled: () -> Bool
+    ) throws -> [SpineText]? {
+        guard !spines.isEmpty else { return [] }
+        let photo: ReadingPhoto
+        switch source {
+        case .jpeg(let bytes, let orientation):
+            let d = Self.scaleDenominator(spines, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            photo = ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: d, maxPixels: maxPixels), orientation: orientation)
+        case .image(let pixels):
+            photo = ReadingPhoto(stored: GrayImage(pixels), orientation: .up)
+        }
+        if isCancelled() { return nil }
+        let frames = spines.map { SpineFrame($0, imageWidth: photo.width, imageHeight: photo.height) }
+        let shared = SharedWork(count: frames.count)
+        let reader = SpineReader(tuning: tuning)
+        let pool = self.pool
+        let helpers = min(threads, frames.count) - 1
+        for _ in 0..<helpers {
+            let thread = Thread {
+                Self.work(shared, photo: photo, frames: frames, reader: reader, pool: pool) { shared.cancelled.load(ordering: .relaxed) }
+                shared.helpersDone.add(1, ordering: .releasing)
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        var reported = 0
+        func poll() -> Bool {
+            if isCancelled() { shared.cancelled.store(true, ordering: .relaxed) }
+            // Every spine is its own step, also when the other thread finished several meanwhile.
+            let done = shared.done.load(ordering: .acquiring)
+            while reported < done {
+                reported += 1
+                progress(reported, frames.count)
+            }
+            return shared.cancelled.load(ordering: .relaxed)
+        }
+        Self.work(shared, photo: photo, frames: frames, reader: reader, pool: pool, isCancelled: poll)
+        while shared.helpersDone.load(ordering: .acquiring) < helpers {
+            _ = poll()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        _ = poll()
+        if let failure = shared.failure.withLock({ $0 }) { throw failure }
+        if shared.cancelled.load(ordering: .relaxed) { return nil }
+        return shared.results.withLock { $0 }
+    }
+
+    /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
+    private static func work(
+        _ shared: SharedWork, photo: ReadingPhoto, frames: [SpineFrame], reader: SpineReader, pool: TesseractPool,
+        isCancelled: () -> Bool
+    ) {
+        let engine: TesseractEngine
+        do {
+            engine = try pool.checkOut()
+        } catch {
+            shared.failure.withLock { $0 = error }
+            shared.cancelled.store(true, ordering: .relaxed)
+            return
+        }
+        defer { pool.checkIn(engine) }
+        while !isCancelled() {
+            let index = shared.next.add(1, ordering: .relaxed).oldValue
+            guard index < frames.count else { break }
+            let text = reader.read(photo, frame: frames[index], engine: engine, isCancelled: isCancelled)
+            shared.results.withLock { $0[index] = text }
+            shared.done.add(1, ordering: .releasing)
+        }
+    }
+}
+
+/// The state the reading threads of one photo share.
+private final class SharedWork: Sendable {
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let helpersDone = Atomic<Int>(0)
+    let cancelled = Atomic<Bool>(false)
+    let results: Mutex<[SpineText]>
+    let failure = Mutex<SpineReadingError?>(nil)
+
+    init(count: Int) {
+        results = Mutex(Array(repeating: .unread, count: count))
+    }
+}

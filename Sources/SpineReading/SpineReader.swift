@@ -1,0 +1,120 @@
+import ImageKit
+import ScanProtocol
+
+/// Reads one spine: crops it along its own axis in every plausible direction, prepares each strip,
+/// lets Tesseract read it, keeps the most confident reading and splits it into title and author.
+struct SpineReader: Sendable {
+    let tuning: ReadingTuning
+
+    /// One direction's reading.
+    private struct Reading {
+        var direction: ReadingDirection
+        var words: [RecognisedWord]
+        var groups: [TextGrouper.Group]
+        var score: Double
+    }
+
+    /// The directions worth trying for a spine of this shape, most likely first.
+    func directions(_ frame: SpineFrame) -> [ReadingDirection] {
+        if frame.isHorizontal { return [.alongForward, .alongBackward] }
+        var out: [ReadingDirection] = [.alongForward, .alongBackward]
+        if frame.width >= tuning.acrossMinimumWidthRatio * frame.length, frame.width >= tuning.acrossMinimumWidthPixels {
+            out.append(.across)
+        }
+        return out
+    }
+
+    /// Reads the spine; `isCancelled` is polled between directions (a reading returns `.unread` then).
+    func read(_ photo: ReadingPhoto, frame: SpineFrame, engine: TesseractEngine, isCancelled: () -> Bool) -> SpineText {
+        var best: Reading?
+        for direction in directions(frame) {
+            if isCancelled() { return .unread }
+            guard let reading = readOnce(photo, frame: frame, direction: direction, engine: engine) else { continue }
+            if reading.score > (best?.score ?? 0) { best = reading }
+            if let b = best, b.score >= tuning.confidentEnough { break }
+        }
+        guard let best else { return .unread }
+        return result(best, frame: frame)
+    }
+
+    private func readOnce(_ photo: ReadingPhoto, frame: SpineFrame, direction: ReadingDirection, engine: TesseractEngine) -> Reading? {
+        let across = direction == .across
+        let trim = across ? tuning.acrossTrim : tuning.alongTrim
+        let textBudget = frame.width * (1 - 2 * trim)
+        let scale = min(tuning.maximumUpscale, (across ? tuning.acrossStripWidth : tuning.alongStripHeight) / max(1, textBudget))
+        guard let strip = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim),
+            let prepared = StripPreparer.prepare(strip)
+        else { return nil }
+        let words = engine.read(prepared, layout: .singleBlock)
+        let groups = TextGrouper.groups(words)
+        let kept = groups.flatMap(\.words)
+        let letters = groups.reduce(0) { $0 + $1.alphanumerics }
+        let score = TextGrouper.confidence(kept) * min(1, Double(letters) / 5)
+        return Reading(direction: direction, words: words, groups: groups, score: score)
+    }
+
+    private func result(_ reading: Reading, frame: SpineFrame) -> SpineText {
+        let orientation: TextOrientation
+        switch (frame.isHorizontal, reading.direction) {
+        case (true, _), (false, .across): orientation = .horizontal
+        case (false, .alongForward): orientation = .verticalTopToBottom
+        case (false, .alongBackward): orientation = .verticalBottomToTop
+        }
+        let all = reading.words.filter { $0.confidence >= tuning.minimumWordConfidence }
+            .sorted { $0.line != $1.line ? $0.line < $1.line : $0.left < $1.left }
+        let text = all.isEmpty ? nil : all.map(\.text).joined(separator: " ")
+        guard let titleGroup = reading.groups.first else {
+            return SpineText(title: nil, author: nil, text: text, confidence: 0, orientation: text == nil ? nil : orientation)
+        }
+        let titleConfidence = titleGroup.confidence / 100
+        // Larger lettering than the title's that could not be read with confidence: the real title
+        // is probably there, and the group in hand is the author or the imprint.
+        let largerUnread = reading.words.contains {
+            !TextGrouper.isWordLike($0) && $0.text.filter(\.isLetter).count >= 3 && $0.capHeight > titleGroup.height * tuning.unreadLargerRatio
+        }
+        let title = titleConfidence >= tuning.minimumTitleConfidence && titleGroup.text.filter(\.isLetter).count >= 2 && !largerUnread
+            ? Self.clean(titleGroup.text) : nil
+        var author: String?
+        if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
+            second.confidence / 100 >= tuning.minimumTitleConfidence
+        {
+            author = Self.clean(second.text)
+        }
+        return SpineText(title: title, author: author, text: text, confidence: titleConfidence, orientation: orientation)
+    }
+
+    /// Trims stray marks at the ends of a reading.
+    static func clean(_ s: String) -> String {
+        let marks: Set<Character> = ["|", "_", "~", "-", "—", "=", "\"", "'", "`", "*", "»", "«", ".", ",", ":", ";"]
+        var t = Substring(s)
+        while let f = t.first, marks.contains(f) || f == " " { t = t.dropFirst() }
+        while let l = t.last, marks.contains(l) || l == " " { t = t.dropLast() }
+        return String(t)
+    }
+}
+
+/// The reader's tunables, defined once.
+public struct ReadingTuning: Sendable, Hashable {
+    /// Output pixels across the spine for readings along it (lettering lands at ~10–30 px x-height).
+    public var alongStripHeight = 96.0
+    /// Output pixels across a wide spine read across (its smaller horizontal lettering).
+    public var acrossStripWidth = 200.0
+    /// Never enlarge a crop more than this.
+    public var maximumUpscale = 4.0
+    /// Fraction cut from each long edge (edge shading, neighbours) when reading along / across.
+    public var alongTrim = 0.06
+    public var acrossTrim = 0.03
+    /// A standing spine is also read across when at least this wide relative to its length, and in pixels.
+    public var acrossMinimumWidthRatio = 0.12
+    public var acrossMinimumWidthPixels = 24.0
+    /// A reading scoring this (0–100) ends the search over directions.
+    public var confidentEnough = 80.0
+    /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one.
+    public var minimumTitleConfidence = 0.80
+    /// Unreadable lettering this much larger than the best group's means the title was not read.
+    public var unreadLargerRatio = 1.2
+    /// Words below this confidence (0–100) stay out of `text`.
+    public var minimumWordConfidence = 30.0
+
+    public init() {}
+}

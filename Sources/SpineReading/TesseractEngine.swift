@@ -1,0 +1,143 @@
+import CTesseract
+import Foundation
+import ImageKit
+
+/// One recognised word: its text, Tesseract's confidence (0–100) and box in the image it read.
+struct RecognisedWord: Sendable, Hashable {
+    var text: String
+    var confidence: Double
+    var left: Int
+    var top: Int
+    var right: Int
+    var bottom: Int
+    /// Index of the text line the word belongs to, in reading order.
+    var line: Int
+    /// The 75th percentile of its letters' heights: the word box itself swells when a letter
+    /// touches a band or an edge, the letters mostly do not.
+    var letterHeight: Double
+
+    var height: Int { bottom - top }
+    var width: Int { right - left }
+
+    /// The word's cap height estimated from its box and letters, so "on" and "THE" of one line compare:
+    /// a box holds x-height only, ascenders / capitals, and / or descenders depending on the letters.
+    var capHeight: Double {
+        let tall = text.contains { $0.isUppercase || $0.isNumber || "bdfhklt".contains($0) }
+        return max(1, letterHeight) * (tall ? 1 : 1.4)
+    }
+}
+
+/// One Tesseract handle (LSTM only, dictionaries off). Not thread-safe: used by one thread at a time;
+/// `TesseractPool` hands each out exclusively and keeps it for reuse.
+final class TesseractEngine: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    /// Page-segmentation modes the reader uses.
+    enum Layout: Int32 {
+        case singleBlockVertical = 5
+        case singleBlock = 6
+        case singleLine = 7
+    }
+
+    /// Loads the language; throws `.languageDataMissing` when Tesseract cannot.
+    init(settings: OCRSettings) throws(SpineReadingError) {
+        // Checked first so a missing file is our one clear line, not Tesseract's stderr paragraph.
+        if let place = settings.dataPath ?? ProcessInfo.processInfo.environment["TESSDATA_PREFIX"],
+            !FileManager.default.fileExists(atPath: (place as NSString).appendingPathComponent(settings.language + ".traineddata"))
+        {
+            throw .languageDataMissing(language: settings.language, dataPath: place)
+        }
+        guard let api = TessBaseAPICreate() else { throw .languageDataMissing(language: settings.language, dataPath: settings.dataPath) }
+        // Book titles are not dictionary text: no word lists steer the LSTM's beam search. These
+        // variables only take effect when passed at Init.
+        let variables: [(String, String)] = [
+            ("load_system_dawg", "0"), ("load_freq_dawg", "0"), ("load_unambig_dawg", "0"),
+            ("load_punc_dawg", "0"), ("load_number_dawg", "0"), ("load_bigram_dawg", "0"),
+            ("user_defined_dpi", "300"), ("debug_file", "/dev/null"),
+            // Strips arrive dark-on-light already: no second, inverted recognition of weak lines.
+            ("tessedit_do_invert", "0"),
+        ]
+        Self.serialiseOpenMP
+        var names = variables.map { strdup($0.0) }
+        var values = variables.map { strdup($0.1) }
+        defer {
+            names.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let status = names.withUnsafeMutableBufferPointer { n in
+            values.withUnsafeMutableBufferPointer { v in
+                TessBaseAPIInit4(
+                    api, settings.dataPath, settings.language, OEM_LSTM_ONLY, nil, 0, n.baseAddress, v.baseAddress,
+                    variables.count, 0)
+            }
+        }
+        guard status == 0 else {
+            TessBaseAPIDelete(api)
+            throw .languageDataMissing(language: settings.language, dataPath: settings.dataPath)
+        }
+        handle = api
+    }
+
+    /// Debian's libtesseract uses OpenMP inside the LSTM; with a handle per reading thread on few
+    /// cores those teams only oversubscribe and spin. Serialise them once per process (when linked).
+    private static let serialiseOpenMP: Void = {
+        typealias SetLevels = @convention(c) (Int32) -> Void
+        if let symbol = dlsym(nil, "omp_set_max_active_levels") {
+            unsafeBitCast(symbol, to: SetLevels.self)(0)
+        }
+    }()
+
+    /// Heights of the letters of the word `iterator` stands on (walked on a copy).
+    private static func letterHeights(_ iterator: OpaquePointer) -> [Double] {
+        guard let symbols = TessResultIteratorCopy(iterator) else { return [] }
+        defer { TessResultIteratorDelete(symbols) }
+        let page = TessResultIteratorGetPageIterator(symbols)
+        var heights: [Double] = []
+        repeat {
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            if TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b) != 0 { heights.append(Double(b - t)) }
+            if TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) != 0 { break }
+        } while TessResultIteratorNext(symbols, RIL_SYMBOL) != 0
+        return heights
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+    }
+
+    /// The Tesseract library version.
+    static var version: String { TessVersion().map { String(cString: $0) } ?? "unknown" }
+
+    /// Reads a gray image (1 byte per pixel) and returns its words in reading order.
+    func read(_ image: GrayImage, layout: Layout) -> [RecognisedWord] {
+        TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(layout.rawValue)))
+        image.pixels.withUnsafeBufferPointer { buffer in
+            TessBaseAPISetImage(handle, buffer.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        }
+        defer { TessBaseAPIClear(handle) }
+        guard TessBaseAPIRecognize(handle, nil) == 0, let iterator = TessBaseAPIGetIterator(handle) else { return [] }
+        defer { TessResultIteratorDelete(iterator) }
+        var words: [RecognisedWord] = []
+        var line = -1
+        let page = TessResultIteratorGetPageIterator(iterator)
+        repeat {
+            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { line += 1 }
+            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            let text = String(cString: raw)
+            TessDeleteText(raw)
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            guard TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b) != 0 else { continue }
+            let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            let heights = Self.letterHeights(iterator).sorted()
+            let letterHeight = heights.isEmpty ? Double(b - t) : heights[min(heights.count - 1, heights.count * 3 / 4)]
+            words.append(
+                RecognisedWord(
+                    text: trimmed, confidence: confidence, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: max(0, line),
+                    letterHeight: letterHeight))
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        return words
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ImageKit
+import ImagePreparation
+import ScanEngine
+import ScanProtocol
+import SpineReading
+import Testing
+
+/// The reading_titles stage inside ScanEngine: its place in the progress, and cancellation during OCR.
+@Suite("ScanEngine reading titles")
+struct EngineReadingTests {
+    static func sample() throws -> [UInt8] {
+        try ImagePreparer(longSide: 4096).prepare(path: ReadingFixtures.samples.appendingPathComponent("shelf_one_row.jpg").path).jpeg
+    }
+
+    @Test("reading_titles comes after segmentation with one step per spine; fractions never go back")
+    func progress() throws {
+        let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
+        var events: [(ScanStage, Double)] = []
+        let result = try engine.scan(jpeg: try Self.sample(), maxPixels: 50_000_000, progress: { events.append(($0, $1)) }, isCancelled: { false })
+        let order: [ScanStage] = [.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing]
+        let stages = events.map(\.0)
+        #expect(stages.map { order.firstIndex(of: $0) ?? -1 } == stages.map { order.firstIndex(of: $0) ?? -1 }.sorted())
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.1 <= $1.1 })
+        let reading = events.filter { $0.0 == .readingTitles }
+        // The stage's first report, then one per spine read.
+        #expect(reading.count == result.spines.count + 1)
+        #expect(Set(reading.map(\.1)).count == reading.count)
+        #expect(result.timings.map(\.stage) == [.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing])
+    }
+
+    @Test("a job cancelled while titles are read ends with .canceled, before the last spine")
+    func cancelDuringOCR() throws {
+        let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
+        var readingReports = 0
+        #expect(throws: ScanEngineError.canceled) {
+            try engine.scan(
+                jpeg: try Self.sample(), maxPixels: 50_000_000,
+                progress: { stage, _ in if stage == .readingTitles { readingReports += 1 } },
+                isCancelled: { readingReports >= 3 })
+        }
+        #expect(readingReports >= 3 && readingReports < 20)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import ImageKit
+import ScanProtocol
+import SpineReading
+
+/// Shared fixtures: one pool of Tesseract handles for the whole suite, and the test images.
+enum ReadingFixtures {
+    /// One pool for every test (handles are created once and reused).
+    static let pool: Result<TesseractPool, SpineReadingError> = Result { () throws(SpineReadingError) in try TesseractPool() }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let samples = root.appendingPathComponent("../../SampleImages").standardized
+
+    /// The rendered title line ("Great Expectations", dark on light), decoded.
+    static func titleLine() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/title_line.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
+    /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
+    static func normalized(_ s: String?) -> String {
+        guard let s else { return "" }
+        let mapped = s.lowercased().replacingOccurrences(of: "&", with: " and ").map { $0.isLetter || $0.isNumber ? $0 : " " }
+        return String(mapped).split(separator: " ").joined(separator: " ")
+    }
+
+    /// A box covering the whole image.
+    static let wholeImage = NormalizedBox(x: 0, y: 0, width: 1, height: 1)
+}
