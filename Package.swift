@@ -9,6 +9,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The pixel loops (decode, detection, reading) are optimised in debug builds too: unoptimised they are
+// 10–50× slower, and every integration test scans photos.
+let pixelSettings: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 extension Target.Dependency {
     static let argumentParser: Self = .product(name: "ArgumentParser", package: "swift-argument-parser")
     static let crypto: Self = .product(name: "Crypto", package: "swift-crypto")
@@ -58,15 +62,15 @@ let package = Package(
         .target(name: "BookscanBase", swiftSettings: swiftSettings),
 
         // Image: decode, orient, resize, encode JPEG; then prepare a photo for upload.
-        .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: swiftSettings),
-        .target(name: "ImagePreparation", dependencies: ["BookscanBase", "ImageKit"], swiftSettings: swiftSettings),
+        .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: pixelSettings),
+        .target(name: "ImagePreparation", dependencies: ["BookscanBase", "ImageKit"], swiftSettings: pixelSettings),
 
         // Protocol v1: the wire types and routes both sides use.
         .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
 
         // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract).
-        .target(name: "SpineReading", dependencies: ["CTesseract", "ImageKit", "ScanProtocol"], swiftSettings: swiftSettings),
-        .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: swiftSettings),
+        .target(name: "SpineReading", dependencies: ["CTesseract", "ImageKit", "ScanProtocol"], swiftSettings: pixelSettings),
+        .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: pixelSettings),
 
         // Service: the HTTP + WebSocket API over a job store and a worker pool.
         .target(

@@ -26,7 +26,7 @@ public final class EmbeddedScanService: Sendable {
         -> EmbeddedScanService
     {
         let ready = AsyncStream<Int>.makeStream()
-        let group = try ScanServer(configuration: configuration, logger: logger).makeServiceGroup { port in ready.continuation.yield(port) }
+        let group = try await ScanServer(configuration: configuration, logger: logger).makeServiceGroup { port in ready.continuation.yield(port) }
         let task = Task {
             defer { ready.continuation.finish() }
             try await group.run()

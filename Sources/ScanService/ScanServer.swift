@@ -6,6 +6,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import ScanEngine
 import ServiceLifecycle
 import UnixSignals
@@ -28,10 +29,12 @@ public struct ScanServer: Sendable {
     }
 
     /// The service as a lifecycle group: `run()` it, and `triggerGracefulShutdown()` to stop it.
-    public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) throws
+    public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
         -> ServiceGroup
     {
-        let reading = try OCRStartup(configuration)
+        // Loading the OCR language data takes a while: on a thread of its own, never on the cooperative pool.
+        let configuration = self.configuration
+        let reading = try await NIOThreadPool.singleton.runIfActive { try OCRStartup(configuration) }
         let store: any JobStore = MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity)
         let metrics = ServiceMetrics()
         let routes = ScanRoutes(

@@ -10,7 +10,8 @@ struct BatchCommand: AsyncParsableCommand {
         commandName: "batch",
         abstract: "Scan every .jpg/.jpeg in a folder, several at once; results go to DIR/.bookscan/ (or --out).",
         discussion: """
-            Each photo's result is written atomically to OUT/<relative path>.json. With --resume, photos whose
+            Each photo's result is written atomically to OUT/<relative path>.json, and OUT/books.csv lists every
+            book of the folder (one row each), rebuilt from those results at the end. With --resume, photos whose
             result exists and whose content hash matches are skipped; a changed photo is rescanned. A failure is
             recorded and the batch goes on. Ctrl-C stops starting new jobs, records running ones as stopped,
             writes what it has and prints the summary.
@@ -55,10 +56,18 @@ struct BatchCommand: AsyncParsableCommand {
         let recorder = RunRecorder(
             logPath: analyticsLog, disabled: false, server: endpoint.embedded == nil ? endpoint.baseURL : nil, adaptive: settings.adaptiveFromConfig)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
-        let batch = BatchRunner(
-            runner: runner, store: BatchResultStore(directory: outDirectory), display: display, parallel: parallel, resume: resume)
+        let store = BatchResultStore(directory: outDirectory)
+        let batch = BatchRunner(runner: runner, store: store, display: display, parallel: parallel, resume: resume)
         let summary = await batch.run(found.photos, skipped: found.skipped, interrupt: interrupt)
         await endpoint.stop()
+        var bookListFailed = false
+        do {
+            let books = try store.writeBookList(for: found.photos.map(\.relative))
+            display.message("books: \(books) in \(store.bookListPath)")
+        } catch {
+            display.message("bookscan: \(store.bookListPath): could not write the book list: \(error)", error: true)
+            bookListFailed = true
+        }
 
         if json {
             print(String(decoding: try WireCoding.encode(summary), as: UTF8.self))
@@ -66,5 +75,6 @@ struct BatchCommand: AsyncParsableCommand {
         display.message(summary.text(results: outDirectory), error: summary.failed > 0)
         if summary.interrupted { throw ExitCode(ExitStatus.interrupted.rawValue) }
         if summary.failed > 0 { throw ExitCode(ExitStatus.batchFailures.rawValue) }
+        if bookListFailed { throw ExitCode(ExitStatus.outputUnwritable.rawValue) }
     }
 }

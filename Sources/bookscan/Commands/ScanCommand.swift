@@ -23,7 +23,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print the final result as JSON on stdout (one object per image).") var json = false
     @Flag(help: "Print every accepted event as NDJSON on stdout while it runs.") var events = false
     @Option(help: "Write the final result JSON to this file.") var output: String?
-    @Option(help: "Write the photo with every detected spine outlined to this JPEG file.") var annotate: String?
+    @Option(help: "Write the photo with every detected spine outlined and numbered like the book list to this JPEG file.")
+    var annotate: String?
+    @Option(help: "Write every book (image, book, row, position, title, author, confidences, box) as CSV to this file.")
+    var csv: String?
     @Option(name: .customLong("analytics-log"), help: "Analytics log (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
     var analyticsLog: String?
     @Flag(name: .customLong("no-analytics"), help: "Do not append to the analytics log.") var noAnalytics = false
@@ -62,15 +65,23 @@ struct ScanCommand: AsyncParsableCommand {
             adaptive: adaptive || settings.adaptiveFromConfig)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: verbose, recorder: recorder)
         var statuses: [ExitStatus] = []
+        var books: [[String]] = [BookList.csvHeader]
         var limits: ServiceLimits?
         for (slot, image) in images.enumerated() {
             if interrupt.fired { break }
             if limits == nil { limits = await runner.limits() }
             let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
             statuses.append(ExitStatus(report))
+            if let result = report.result { books += BookList.csvRows(image: report.image, result: result) }
             try finish(report, display: display, endpoint: endpoint, server: settings.server)
         }
         await endpoint.stop()
+        if let csv {
+            do { try Data(BookList.csv(books).utf8).write(to: URL(fileURLWithPath: csv), options: .atomic) } catch {
+                display.message("bookscan: \(csv): could not write the book list: \(error)", error: true)
+                statuses.append(.outputUnwritable)
+            }
+        }
         let status = ExitStatus.combined(statuses)
         if status != .success { throw status.exitCode }
     }
@@ -85,5 +96,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? server : nil, verbose: verbose)
         display.message(line, error: report.outcome != .succeeded)
+        // The list of books goes to stdout unless stdout carries JSON (which holds every book) or --quiet.
+        if !json, !events, !quiet, let result = report.result { ReportPrinter.printBooks(result) }
     }
 }

@@ -64,6 +64,13 @@ enum ReportPrinter {
         return "\(strategy.rawValue) (\(reason.rawValue)\(status), \(report.fallbackPhase?.rawValue ?? ""))"
     }
 
+    /// The numbered list of books on stdout (what a person scanned the shelf for).
+    static func printBooks(_ result: ScanResult) {
+        let lines = BookList.lines(result)
+        guard !lines.isEmpty else { return }
+        writeLine(lines.joined(separator: "\n"))
+    }
+
     private static func writeLine(_ text: String) {
         stdoutLock.withLockedValue { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }

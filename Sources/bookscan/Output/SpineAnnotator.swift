@@ -3,7 +3,8 @@ import ImageKit
 import ImagePreparation
 import ScanProtocol
 
-/// Writes the photo with every detected spine outlined (`--annotate FILE`), upright and without metadata.
+/// Writes the photo with every detected spine outlined and numbered like the book list (`--annotate FILE`),
+/// upright and without metadata.
 enum SpineAnnotator {
     static func annotate(imagePath: String, result: ScanResult, output: String) throws {
         let prepared = try ImagePreparer(longSide: 2400).prepare(path: imagePath)
@@ -21,6 +22,14 @@ enum SpineAnnotator {
             image.strokeRectangle(
                 x: Int(b[0]), y: Int(b[1]), width: Int(b[2]), height: Int(b[3]), thickness: thickness,
                 color: palette[spine.index % palette.count])
+        }
+        // Book numbers last, so no outline covers them: book N here is line N of the list and the CSV.
+        let dot = max(2, image.longSide / 500)
+        for spine in result.spines {
+            let b = spine.box.pixels(width: image.width, height: image.height)
+            image.drawNumberLabel(
+                spine.index + 1, centerX: Int(b[0] + b[2] / 2), centerY: Int(b[1] + min(b[3] / 2, Double(6 * dot))), scale: dot,
+                color: (255, 255, 255), background: (0, 0, 0))
         }
         let jpeg = try JPEGEncoder.encode(image, quality: 88)
         try Data(jpeg).write(to: URL(fileURLWithPath: output), options: .atomic)

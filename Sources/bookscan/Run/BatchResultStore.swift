@@ -34,6 +34,27 @@ struct BatchResultStore {
         try encoder.encode(result).write(to: URL(fileURLWithPath: target), options: .atomic)
     }
 
+    /// Where the folder's book list lives: `<out>/books.csv`.
+    var bookListPath: String { directory + "/books.csv" }
+
+    /// Rebuilds `books.csv` from the stored results of `photos` (relative paths, in this order), so a
+    /// `--resume` run that rescans only some photos still lists every book of the folder. Photos
+    /// without a successful result contribute no rows. Written atomically; returns the book count.
+    @discardableResult
+    func writeBookList(for photos: [String]) throws -> Int {
+        var rows: [[String]] = [BookList.csvHeader]
+        for relative in photos {
+            guard let data = FileManager.default.contents(atPath: path(for: relative)),
+                let stored = try? WireCoding.decode(BatchResult.self, from: data), stored.report.outcome == .succeeded,
+                let result = stored.report.result
+            else { continue }
+            rows += BookList.csvRows(image: relative, result: result)
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(BookList.csv(rows).utf8).write(to: URL(fileURLWithPath: bookListPath), options: .atomic)
+        return rows.count - 1
+    }
+
     /// SHA-256 of a file's bytes, hex; nil when it cannot be read.
     static func hash(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -1,0 +1,60 @@
+import Foundation
+import ScanProtocol
+
+/// The books of a scan as people and spreadsheets read them: a numbered list for the terminal and
+/// CSV rows for `--csv` and `batch`'s `books.csv`. Book N is spine index N-1 everywhere (the list,
+/// the CSV and the numbers `--annotate` draws), rows top to bottom, left to right within a row.
+enum BookList {
+    /// `12. Moby-Dick — Herman Melville`, `13. Dune`, `14. (unread spine, 31 px wide)`.
+    static func lines(_ result: ScanResult) -> [String] {
+        result.spines.map { spine in
+            let number = "\(spine.index + 1)."
+            guard let title = spine.title?.trimmed, !title.isEmpty else {
+                let side = spine.pose == .lying ? spine.box.height * Double(result.imageHeight) : spine.box.width * Double(result.imageWidth)
+                return "\(number) (unread spine, \(Int(side.rounded())) px \(spine.pose == .lying ? "thick" : "wide"))"
+            }
+            if let author = spine.author?.trimmed, !author.isEmpty { return "\(number) \(title) — \(author)" }
+            return "\(number) \(title)"
+        }
+    }
+
+    /// The CSV header row.
+    static let csvHeader = ["image", "book", "row", "position", "title", "author", "confidence", "text_confidence", "x", "y", "width", "height"]
+
+    /// One CSV row per book of `result` (box in pixels of the original photo; row and position 1-based).
+    static func csvRows(image: String, result: ScanResult) -> [[String]] {
+        var positions: [Int: Int] = [:]
+        return result.spines.map { spine in
+            let position = positions[spine.row, default: 0] + 1
+            positions[spine.row] = position
+            let box = spine.box.pixels(width: result.imageWidth, height: result.imageHeight).map { String(Int($0.rounded())) }
+            return [
+                image, String(spine.index + 1), String(spine.row + 1), String(position), spine.title ?? "", spine.author ?? "",
+                fraction(spine.confidence), spine.textConfidence.map(fraction) ?? "",
+            ] + box
+        }
+    }
+
+    /// RFC 4180 text: fields with a comma, quote or line break are quoted, quotes doubled; CRLF line ends.
+    static func csv(_ rows: [[String]]) -> String {
+        rows.map { row in
+            row.map { field in
+                guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }.joined(separator: ",")
+        }.map { $0 + "\r\n" }.joined()
+    }
+
+    private static func fraction(_ value: Double) -> String {
+        guard value.isFinite else { return "" }
+        return String(Double((min(1, max(0, value)) * 1000).rounded()) / 1000)
+    }
+}
+
+extension String {
+    /// Trimmed, with control characters (a server could send escape sequences) turned into spaces.
+    fileprivate var trimmed: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : $0 }))
+            .trimmingCharacters(in: .whitespaces)
+    }
+}
