@@ -1,4 +1,5 @@
 import Foundation
+import ScanClient
 import ScanProtocol
 import ScanService
 import SpineReading
