@@ -46,7 +46,7 @@ public struct ServiceConfiguration: Sendable {
     /// Scan engine settings.
     public var engine: ScanEngine.Configuration
     /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
-    public var ocr: OCRSettings? = .standard
+    public var ocr: OCRSettings?
     /// Deliberate misbehaviour for tests and the fault campaign; empty in production.
     public var faults: FaultOptions
 
@@ -92,6 +92,7 @@ public struct ServiceConfiguration: Sendable {
         self.retryAfterSeconds = retryAfterSeconds
         self.engine = engine
         self.faults = faults
+        self.ocr = OCRSettings.standard
     }
 
     /// `http` or `https`, as clients should call the service.
