@@ -1,5 +1,6 @@
 import ScanClient
 import Foundation
+import ScanClient
 import ScanProtocol
 import ScanService
 import SpineReading

@@ -48,7 +48,7 @@ public struct ServiceConfiguration: Sendable {
     /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
     package var faults = FaultSeams()
     /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
-    public var ocr: OCRSettings? = .standard
+    public var ocr: OCRSettings?
 
     public init(
         host: String = "127.0.0.1",
@@ -90,6 +90,7 @@ public struct ServiceConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
         self.engine = engine
+        self.ocr = OCRSettings.standard
     }
 
     /// `http` or `https`, as clients should call the service.
