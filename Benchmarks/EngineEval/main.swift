@@ -82,7 +82,11 @@ for name in names {
     let detect = result.timings.filter { $0.stage != .decoding }.reduce(0) { $0 + $1.milliseconds }
     totals.append(total); detects.append(detect); decodes.append(decode)
     let books: [[String: Any]] = result.spines.map { spine in
-        ["box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight), "confidence": spine.confidence]
+        [
+            "box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight),
+            "polygon": spine.polygon.pixels(width: result.imageWidth, height: result.imageHeight),
+            "confidence": spine.confidence, "pose": spine.pose.rawValue,
+        ]
     }
     let json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect]
     let base = (name as NSString).deletingPathExtension

@@ -55,14 +55,36 @@ public struct Spine: Codable, Sendable, Hashable {
     public var color: RGBColor
     /// Pose of the book.
     public var pose: SpinePose
+    /// The spine's outline, normalised to the original image, clockwise from the top-left corner: rotated for a
+    /// leaning book, the (slightly sheared) quad of an upright or lying one. Results without it decode to `box`'s corners.
+    public var polygon: NormalizedQuad
 
-    public init(index: Int, row: Int, box: NormalizedBox, confidence: Double, color: RGBColor, pose: SpinePose) {
+    /// `polygon` defaults to the corners of `box`.
+    public init(
+        index: Int, row: Int, box: NormalizedBox, confidence: Double, color: RGBColor, pose: SpinePose,
+        polygon: NormalizedQuad? = nil
+    ) {
         self.index = index
         self.row = row
         self.box = box
         self.confidence = confidence
         self.color = color
         self.pose = pose
+        self.polygon = polygon ?? NormalizedQuad(box: box)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case index, row, box, confidence, color, pose, polygon
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let box = try c.decode(NormalizedBox.self, forKey: .box)
+        self.init(
+            index: try c.decode(Int.self, forKey: .index), row: try c.decode(Int.self, forKey: .row), box: box,
+            confidence: try c.decode(Double.self, forKey: .confidence), color: try c.decode(RGBColor.self, forKey: .color),
+            pose: try c.decode(SpinePose.self, forKey: .pose),
+            polygon: try c.decodeIfPresent(NormalizedQuad.self, forKey: .polygon))
     }
 }
 
