@@ -119,7 +119,10 @@ public struct ScanEngine: Sendable {
             }
             // Stacks of lying books replace the upright slices cut through them.
             let stacks = LyingStackFinder()
-            perRow.append(stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height))
+            let withStacks = stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height)
+            // Leaning books replace the upright slices cut through them.
+            let leaning = LeaningBookFinder()
+            perRow.append(leaning.merge(upright: withStacks, leaning: leaning.find(analysis), height: analysis.smoothed.height))
         }
         if isCancelled() { throw .canceled }
         timings.append(StageTiming(stage: .segmentingSpines, milliseconds: Self.milliseconds(clock.now - start)))
