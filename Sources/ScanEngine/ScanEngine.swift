@@ -119,7 +119,9 @@ public struct ScanEngine: Sendable {
             }
             // Stacks of lying books replace the upright slices cut through them.
             let stacks = LyingStackFinder()
+            let splitter = LyingStackSplitter()
             let withStacks = stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height)
+                .flatMap { splitter.split($0, analysis) ?? [$0] }
             // Leaning books replace the upright slices cut through them.
             let leaning = LeaningBookFinder()
             perRow.append(leaning.merge(upright: withStacks, leaning: leaning.find(analysis), height: analysis.smoothed.height))
