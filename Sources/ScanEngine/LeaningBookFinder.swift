@@ -175,7 +175,7 @@ struct LeaningBookFinder: Sendable {
     func pair(_ edges: [Edge], _ analysis: SpineSegmenter.Analysis) -> [StripSegment] {
         let hs = analysis.smoothed.height
         let sorted = edges.sorted { $0.u < $1.u }
-        var books: [StripSegment] = []
+        var found: [StripSegment] = []
         for (i, left) in sorted.enumerated() {
             let cosine = 1 / (1 + left.tan * left.tan).squareRoot()
             let candidates = sorted[(i + 1)...].filter { right in
@@ -185,26 +185,28 @@ struct LeaningBookFinder: Sendable {
                 let overlap = min(left.h1, right.h1) - max(left.h0, right.h0)
                 return Double(overlap) >= 0.6 * Double(min(left.length, right.length))
             }
-            // Printed lines inside a spine are parallel edges too, but shorter than the book's own edges: take the
-            // partner with the longest common edge length, the nearest of those nearly as long.
-            let bestLength = candidates.map { min($0.length, left.length) }.max() ?? 0
-            guard let right = candidates.first(where: { Double(min($0.length, left.length)) >= 0.9 * Double(bestLength) })
+            // Printed lines inside a spine are parallel edges too, but shorter than the book's own edges, and the
+            // spine's colour is the same just inside both of its edges: take the widest partner that makes such a
+            // book with a common edge length near the longest.
+            let partners = candidates.filter { right in
+                let width = (right.u - left.u) * cosine
+                return Double(max(left.h1, right.h1)) / cosine >= minAspect * width && contrastAcross(analysis, left, right)
+            }
+            let bestLength = partners.map { min($0.length, left.length) }.max() ?? 0
+            guard let right = partners.last(where: { Double(min($0.length, left.length)) >= 0.8 * Double(bestLength) })
             else { continue }
             let tanMean = (left.tan + right.tan) / 2
-            let width = (right.u - left.u) * cosine
             let height = max(left.h1, right.h1)
-            let length = Double(height) / cosine
-            guard length >= minAspect * width, contrastAcross(analysis, left, right) else { continue }
             let top = max(analysis.boardLine, hs - height)
             let u0 = Int(left.u.rounded()), u1 = Int(right.u.rounded())
-            books.append(StripSegment(
+            found.append(StripSegment(
                 u0: u0, u1: u1, top: top, confidence: 0.5,
                 color: SpineSegmenter.medianColor(
                     analysis.strip, cols: max(0, u0 + Int(Double(hs - top) * tanMean / 2))..<max(1, min(analysis.strip.width, u1 + Int(Double(hs - top) * tanMean / 2))),
                     lines: (top + (hs - top) / 3)..<(top + 2 * (hs - top) / 3)),
                 lean: tanMean))
         }
-        return books
+        return found
     }
 
     /// Whether the colour changes across both edges (just outside vs just inside), averaged over their common run.
@@ -232,7 +234,8 @@ struct LeaningBookFinder: Sendable {
             let inR = meanColour(right, offset: -margin), let outR = meanColour(right, offset: margin)
         else { return false }
         func diff(_ a: [Float], _ b: [Float]) -> Float { abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) }
-        return diff(outL, inL) > analysis.step && diff(outR, inR) > analysis.step
+        let across = min(diff(outL, inL), diff(outR, inR))
+        return across > analysis.step && diff(inL, inR) < across
     }
 
     /// Fraction of the narrower book's mid-height span covered by the other (both may lean).
