@@ -59,11 +59,13 @@ struct SpineGeometryTests {
             let lean = atan2((top.x - bottom.x) * w, (bottom.y - top.y) * h) * 180 / .pi
             #expect(abs(lean - 15) < 3, "edge lean \(lean)°")
         }
-        // Its corners lie near the painted ones.
+        // Its corners lie near the painted ones. The engine's quad is a parallelogram with top and bottom parallel to
+        // the shelf, so a corner may be off by up to width × sin(lean) ≈ 9 px plus the edge position (an upright
+        // quad would miss the top corners by length × sin(lean) ≈ 54 px).
         let painted = [topLeft, topRight, bottomRight, bottomLeft]
         for (found, truth) in zip(p.corners, painted) {
             let distance = hypot(found.x * w - truth.x, found.y * h - truth.y)
-            #expect(distance < 14, "corner \(found.x * w), \(found.y * h) vs \(truth)")
+            #expect(distance < 20, "corner \(found.x * w), \(found.y * h) vs \(truth)")
         }
         // The box is the polygon's bounding box.
         #expect(abs(spine.box.x - p.boundingBox.x) < 1e-9 && abs(spine.box.width - p.boundingBox.width) < 1e-9)
