@@ -1,3 +1,4 @@
+import BookscanBase
 // EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
 //
 //     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N]
@@ -51,9 +52,6 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return s[lo] + (s[hi] - s[lo]) * (pos - Double(lo))
 }
 
-func milliseconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-}
 
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
@@ -98,14 +96,16 @@ for name in names {
         print("\(name): failed: \(error)")
         continue
     }
-    let total = milliseconds(clock.now - start)
+    let total = (clock.now - start).inMilliseconds
     let decode = result.timings.first { $0.stage == .decoding }?.milliseconds ?? 0
     let ocr = result.timings.first { $0.stage == .readingTitles }?.milliseconds ?? 0
     let detect = result.timings.filter { $0.stage != .decoding && $0.stage != .readingTitles }.reduce(0) { $0 + $1.milliseconds }
     totals.append(total); detects.append(detect); decodes.append(decode); ocrs.append(ocr)
     let books: [[String: Any]] = result.spines.map { spine in
         var book: [String: Any] = [
-            "box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight), "confidence": spine.confidence,
+            "box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight),
+            "polygon": spine.polygon.pixels(width: result.imageWidth, height: result.imageHeight),
+            "confidence": spine.confidence, "pose": spine.pose.rawValue,
         ]
         if let title = spine.title { book["title"] = title }
         if let author = spine.author { book["author"] = author }

@@ -16,23 +16,20 @@ struct ResultAssembler: Sendable {
             let bottom = min(h, max(yLeft, yRight)), top = max(0, min(yLeft, yRight) - Double(row.height))
             let firstSpine = spines.count
             for segment in found {
-                let u0 = Double(segment.u0) + 0.5, u1 = Double(min(segment.u1, imageWidth - 1)) + 0.5
-                let hb = Double(row.height - segment.top)
-                let ha = Double(row.height - min(row.height, segment.bottom ?? row.height))
-                var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
-                for u in [u0, u1] {
-                    for hh in [ha, hb] {
-                        let p = row.point(u: u, h: hh, imageWidth: imageWidth)
-                        x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y)
-                    }
+                let corners = segment.corners(height: row.height, width: imageWidth).map { c in
+                    let p = row.point(u: c.u, h: c.h, imageWidth: imageWidth)
+                    return (x: min(w, max(0, p.x)), y: min(h, max(0, p.y)))
                 }
-                x0 = max(0, x0); y0 = max(0, y0); x1 = min(w, x1); y1 = min(h, y1)
-                guard x1 > x0, y1 > y0 else { continue }
-                let pose: SpinePose = segment.lying || (x1 - x0) > 1.5 * (y1 - y0) ? .lying : .upright
+                let xs = corners.map(\.x), ys = corners.map(\.y)
+                guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(), x1 > x0, y1 > y0 else { continue }
+                let pose: SpinePose =
+                    segment.lean != nil ? .leaning : (segment.lying || (x1 - x0) > 1.5 * (y1 - y0) ? .lying : .upright)
+                let points = corners.map { NormalizedPoint(x: $0.x / w, y: $0.y / h) }
                 spines.append(Spine(
                     index: spines.count, row: r,
                     box: NormalizedBox(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h),
-                    confidence: segment.confidence, color: segment.color, pose: pose))
+                    confidence: segment.confidence, color: segment.color, pose: pose,
+                    polygon: NormalizedQuad(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])))
             }
             outRows.append(ShelfRow(
                 index: r, box: NormalizedBox(x: 0, y: top / h, width: 1, height: max(0, bottom - top) / h),

@@ -15,7 +15,10 @@ extension ScanEngine {
     ) throws(ScanEngineError) -> [Spine] {
         let span = ProgressReporter.segmentEnd - Self.readingStart
         reporter.report(.readingTitles, Self.readingStart, progress)
-        let outlines = spines.map { SpineOutline(box: $0.box, pose: $0.pose) }
+        let outlines = spines.map { spine in
+            let q = spine.polygon
+            return SpineOutline(box: spine.box, pose: spine.pose, polygon: [q.topLeft, q.topRight, q.bottomRight, q.bottomLeft])
+        }
         let texts: [SpineText]?
         do {
             var local = reporter

@@ -1,3 +1,4 @@
+import BookscanBase
 import ImageKit
 import ScanProtocol
 import SpineReading
@@ -47,7 +48,7 @@ public struct ScanEngine: Sendable {
         let upright = decoded.image.applying(orientation)
         let (sourceWidth, sourceHeight) =
             orientation.swapsDimensions ? (decoded.sourceHeight, decoded.sourceWidth) : (decoded.sourceWidth, decoded.sourceHeight)
-        let decodeMs = Self.milliseconds(clock.now - start)
+        let decodeMs = (clock.now - start).inMilliseconds
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
         var result = try run(
             image: upright, sourceWidth: sourceWidth, sourceHeight: sourceHeight, source: .jpeg(jpeg, orientation: orientation),
@@ -97,7 +98,7 @@ public struct ScanEngine: Sendable {
             if isCancelled() { throw .canceled }
         }
         reporter.report(.findingRows, ProgressReporter.rowsEnd, progress)
-        timings.append(StageTiming(stage: .findingRows, milliseconds: Self.milliseconds(clock.now - start)))
+        timings.append(StageTiming(stage: .findingRows, milliseconds: (clock.now - start).inMilliseconds))
 
         // Spines, row by row.
         start = clock.now
@@ -123,10 +124,15 @@ public struct ScanEngine: Sendable {
             }
             // Stacks of lying books replace the upright slices cut through them.
             let stacks = LyingStackFinder()
-            perRow.append(stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height))
+            let splitter = LyingStackSplitter()
+            let withStacks = stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height)
+                .flatMap { splitter.split($0, analysis) ?? [$0] }
+            // Leaning books replace the upright slices cut through them.
+            let leaning = LeaningBookFinder()
+            perRow.append(leaning.merge(upright: withStacks, leaning: leaning.find(analysis), height: analysis.smoothed.height))
         }
         if isCancelled() { throw .canceled }
-        timings.append(StageTiming(stage: .segmentingSpines, milliseconds: Self.milliseconds(clock.now - start)))
+        timings.append(StageTiming(stage: .segmentingSpines, milliseconds: (clock.now - start).inMilliseconds))
 
         // Result in normalised coordinates, then the titles read.
         var assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
@@ -135,21 +141,17 @@ public struct ScanEngine: Sendable {
             assembled.spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: assembled.spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
-            timings.append(StageTiming(stage: .readingTitles, milliseconds: Self.milliseconds(clock.now - start)))
+            timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now
         reporter.report(.finishing, ProgressReporter.segmentEnd, progress)
-        timings.append(StageTiming(stage: .finishing, milliseconds: Self.milliseconds(clock.now - start)))
+        timings.append(StageTiming(stage: .finishing, milliseconds: (clock.now - start).inMilliseconds))
         reporter.report(.finishing, 1, progress)
         return ScanResult(
             imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: work.width, workingHeight: work.height,
             rows: assembled.rows, spines: assembled.spines, timings: timings)
     }
 
-    static func milliseconds(_ d: Duration) -> Double {
-        let c = d.components
-        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
-    }
 }
 
 /// Forwards progress to the caller, keeping the fraction within 0...1 and never decreasing.

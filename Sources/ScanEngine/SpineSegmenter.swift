@@ -11,6 +11,19 @@ struct StripSegment: Sendable, Equatable {
     var bottom: Int? = nil
     /// Set for books lying flat in a stack.
     var lying = false
+    /// For a leaning book: columns its edges move per strip line upwards (tan of the lean); `u0`/`u1` are then
+    /// the edges' columns on the bottom line.
+    var lean: Double? = nil
+
+    /// Corners in strip space (column, height above the bottom line), clockwise from the top-left one, for a strip
+    /// of `height` lines and `width` columns.
+    func corners(height: Int, width: Int) -> [(u: Double, h: Double)] {
+        let u0 = Double(self.u0) + 0.5, u1 = Double(min(self.u1, width - 1)) + 0.5
+        let hb = Double(height - top)
+        let ha = Double(height - min(height, bottom ?? height))
+        let t = lean ?? 0
+        return [(u0 + hb * t, hb), (u1 + hb * t, hb), (u1 + ha * t, ha), (u0 + ha * t, ha)]
+    }
 }
 
 /// Splits a row strip into spines: per-column boundary evidence (colour steps and dark seams that run

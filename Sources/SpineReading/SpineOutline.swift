@@ -15,17 +15,6 @@ public struct SpineOutline: Sendable, Hashable {
     }
 }
 
-/// A point normalised to the image: fractions of its width and height.
-public struct NormalizedPoint: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
-
 /// A spine as an oriented rectangle in pixels of the reading image: centre, unit long axis
 /// (pointing down for standing books, right for lying ones), length along it and width across it.
 struct SpineFrame: Sendable, Hashable {
