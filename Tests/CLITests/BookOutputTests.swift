@@ -33,6 +33,7 @@ struct BookOutputTests {
     @Test("scan prints one numbered line per book, --csv writes the same books, --annotate numbers them")
     func scanListAndCSV() async throws {
         let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
+        try FileManager.default.createDirectory(at: TemporaryFiles.directory, withIntermediateDirectories: true)
         let csv = TemporaryFiles.directory.appendingPathComponent("books-\(UUID().uuidString).csv").path
         let json = TemporaryFiles.directory.appendingPathComponent("result-\(UUID().uuidString).json").path
         let annotated = TemporaryFiles.directory.appendingPathComponent("numbered-\(UUID().uuidString).jpg").path

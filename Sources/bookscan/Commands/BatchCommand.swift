@@ -65,7 +65,7 @@ struct BatchCommand: AsyncParsableCommand {
             let books = try store.writeBookList(for: found.photos.map(\.relative))
             display.message("books: \(books) in \(store.bookListPath)")
         } catch {
-            display.message("bookscan: \(store.bookListPath): could not write the book list: \(error)", error: true)
+            display.message("bookscan: \(store.bookListPath): could not write the book list: \(error.localizedDescription)", error: true)
             bookListFailed = true
         }
 

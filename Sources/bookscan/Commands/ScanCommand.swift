@@ -73,12 +73,12 @@ struct ScanCommand: AsyncParsableCommand {
             let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
             statuses.append(ExitStatus(report))
             if let result = report.result { books += BookList.csvRows(image: report.image, result: result) }
-            try finish(report, display: display, endpoint: endpoint, server: settings.server)
+            if !finish(report, display: display, endpoint: endpoint, server: settings.server) { statuses.append(.outputUnwritable) }
         }
         await endpoint.stop()
         if let csv {
             do { try Data(BookList.csv(books).utf8).write(to: URL(fileURLWithPath: csv), options: .atomic) } catch {
-                display.message("bookscan: \(csv): could not write the book list: \(error)", error: true)
+                display.message("bookscan: \(csv): could not write the book list: \(error.localizedDescription)", error: true)
                 statuses.append(.outputUnwritable)
             }
         }
@@ -86,17 +86,26 @@ struct ScanCommand: AsyncParsableCommand {
         if status != .success { throw status.exitCode }
     }
 
-    private func finish(_ report: ScanReport, display: ProgressDisplay, endpoint: ServiceEndpoint, server: String?) throws {
+    /// Prints and writes one image's results; false when an output file could not be written.
+    private func finish(_ report: ScanReport, display: ProgressDisplay, endpoint: ServiceEndpoint, server: String?) -> Bool {
+        var written = true
         if json { ReportPrinter.printJSON(report) }
-        if let output { try ReportPrinter.writeJSON(report, to: output) }
+        if let output {
+            do { try ReportPrinter.writeJSON(report, to: output) } catch {
+                display.message("bookscan: \(output): could not write the result: \(error.localizedDescription)", error: true)
+                written = false
+            }
+        }
         if let annotate, let result = report.result {
             do { try SpineAnnotator.annotate(imagePath: report.image, result: result, output: annotate) } catch {
                 display.message("bookscan: \(annotate): could not write the annotated photo: \(error)", error: true)
+                written = false
             }
         }
         let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? server : nil, verbose: verbose)
         display.message(line, error: report.outcome != .succeeded)
         // The list of books goes to stdout unless stdout carries JSON (which holds every book) or --quiet.
         if !json, !events, !quiet, let result = report.result { ReportPrinter.printBooks(result) }
+        return written
     }
 }
