@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 ITER=${2:-10}
-SET=${EVAL_SET:-/work/shared/eval/set}
+SET=${EVAL_SET:-../shared/eval/set}  # ../shared beside the repository root
 IMAGES=${IMAGES:-"$SET/shelf_000.jpg $SET/shelf_019.jpg $SET/shelf_023.jpg $SET/shelf_027.jpg $SET/shelf_028.jpg $SET/shelf_034.jpg"}
 BENCH=${PREPARE_BENCH:-.build-bench/release/PrepareBench}
 [ -x "$BENCH" ] || { echo "build first: swift build -c release --product PrepareBench --scratch-path .build-bench" >&2; exit 1; }
