@@ -220,6 +220,10 @@ struct TrackerClassificationTests {
         let answered = machine.pollResult(.snapshot(snapshot(seq: 2)))
         #expect(!answered.contains(.closeSocket(connection: 1)))
         #expect(machine.metrics.socketFailures == 0)
+        // still no frame: ask again a margin later (not at once, not never)
+        #expect(answered.contains(.schedule(.heartbeatLate(connection: 1), after: .milliseconds(500))))
+        #expect(machine.timerFired(.heartbeatLate(connection: 1)) == [.poll])
+        #expect(machine.pollResult(.snapshot(snapshot(seq: 2))).contains(.schedule(.heartbeatLate(connection: 1), after: .milliseconds(500))))
         _ = machine.socketMessage(connection: 1, .event(event(3, .succeeded, fraction: 1)))
         #expect(machine.strategy == .websocket)
     }

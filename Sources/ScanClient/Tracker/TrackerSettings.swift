@@ -69,10 +69,16 @@ public struct TrackerSettings: Sendable, Equatable {
         return settings
     }
 
-    /// How long after a frame the next heartbeat counts as late; nil when the interval is unknown.
+    /// How much later than due a heartbeat counts as late; nil when the interval is unknown.
+    public var heartbeatLateMargin: Duration? {
+        heartbeatInterval.map { max(Self.minimumHeartbeatLateMargin, $0 * Self.heartbeatLateFraction) }
+    }
+
+    /// How long after a heartbeat (or a socket's first frame) the next one counts as late; nil when
+    /// the interval is unknown. While it stays late, a hedged poll with nothing new is repeated
+    /// every `heartbeatLateMargin`.
     public var heartbeatLateAfter: Duration? {
-        guard let heartbeatInterval else { return nil }
-        let margin = max(Self.minimumHeartbeatLateMargin, heartbeatInterval * Self.heartbeatLateFraction)
+        guard let heartbeatInterval, let margin = heartbeatLateMargin else { return nil }
         let late = heartbeatInterval + margin
         // Never later than the silence rule itself: then the hedge would add nothing.
         return late < silenceTimeout ? late : nil

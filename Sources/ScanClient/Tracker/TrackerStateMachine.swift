@@ -248,6 +248,10 @@ public struct TrackerStateMachine: Sendable {
                     pollInFlight = true  // this answer is the first poll of the fallback: the next one waits its interval
                     actions += socketFailed(reason: .silent, status: nil)
                     pollInFlight = false
+                } else if case .open(connection, _) = socket, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
+                    // Nothing new yet and still no frame: ask again a margin later (the server may
+                    // simply have had no news); the silence rule stays the backstop.
+                    actions.append(.schedule(.heartbeatLate(connection: connection), after: margin))
                 }
             }
             return actions + ingest(snapshot, path: .polling)
