@@ -60,6 +60,9 @@ public struct TrackerStateMachine: Sendable {
     private var hedgeFor: Int?
     /// Whether that socket sent a frame while the hedged poll was out (then it is alive, just slow).
     private var hedgeSawFrame = false
+    /// The open connection a hedged poll found behind (news it did not deliver): dead unless a
+    /// frame arrives before the verdict timer (a stalled process may have frames queued).
+    private var suspect: Int?
     /// Whether the socket was carrying the job (open, with frames) when the run ended.
     private var socketCarriedEnd = false
     /// Whether polling was following the job when the run ended.
@@ -156,6 +159,11 @@ public struct TrackerStateMachine: Sendable {
         guard !finished, case .open(connection, let sawFrame) = socket else { return [] }
         if hedgeFor == connection { hedgeSawFrame = true }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
+        if suspect == connection {
+            // Behind, but alive: it was slow, not dead.
+            suspect = nil
+            actions.append(.cancel(.hedgeVerdict(connection: connection)))
+        }
         if let late = settings.heartbeatLateAfter, mode == .auto, !sawFrame || message.isHeartbeat {
             // The server sends a heartbeat every interval whatever else it sends: the next one is
             // due one interval after this one (or after the first frame), and late a margin later.
@@ -187,8 +195,12 @@ public struct TrackerStateMachine: Sendable {
         case .open(connection, _): wasOpen = true
         default: return []
         }
-        var actions: [Action] = [.cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)), .cancel(.connectDeadline(connection: connection))]
+        var actions: [Action] = [
+            .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)), .cancel(.connectDeadline(connection: connection)),
+            .cancel(.hedgeVerdict(connection: connection)),
+        ]
         if hedgeFor == connection { hedgeFor = nil }
+        if suspect == connection { suspect = nil }
         if case .refused(let status) = end, status == nil || status == 404 || status == 426, connection < firstConnectionAfterAccept,
             !raceRetryUsed
         {
@@ -241,13 +253,12 @@ public struct TrackerStateMachine: Sendable {
             var actions: [Action] = []
             if let connection = hedgeFor {
                 hedgeFor = nil
-                if case .open(connection, _) = socket, snapshot.seq > lastDelivered, !hedgeSawFrame {
+                if case .open(connection, _) = socket, snapshot.seq > lastDelivered, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
                     // The hedged poll found news the socket never delivered (and the socket sent
-                    // nothing while the poll was out): the socket is dead.
-                    actions += [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection))]
-                    pollInFlight = true  // this answer is the first poll of the fallback: the next one waits its interval
-                    actions += socketFailed(reason: .silent, status: nil)
-                    pollInFlight = false
+                    // nothing while the poll was out): the news is shown now, and the socket is dead
+                    // unless a frame arrives within the margin.
+                    suspect = connection
+                    actions.append(.schedule(.hedgeVerdict(connection: connection), after: margin))
                 } else if case .open(connection, _) = socket, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
                     // Nothing new yet and still no frame: ask again a margin later (the server may
                     // simply have had no news); the silence rule stays the backstop.
@@ -299,8 +310,9 @@ public struct TrackerStateMachine: Sendable {
             return actions
         case .silence(let connection):
             guard case .open(connection, _) = socket else { return [] }
-            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection))]
+            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection)), .cancel(.hedgeVerdict(connection: connection))]
             if hedgeFor == connection { hedgeFor = nil }
+            if suspect == connection { suspect = nil }
             actions += socketFailed(reason: .silent, status: nil)
             return actions
         case .heartbeatLate(let connection):
@@ -314,6 +326,12 @@ public struct TrackerStateMachine: Sendable {
             metrics.pollsMade += 1
             metrics.hedgedPolls += 1
             return [.poll]
+        case .hedgeVerdict(let connection):
+            guard suspect == connection, case .open(connection, _) = socket else { return [] }
+            suspect = nil
+            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection))]
+            actions += socketFailed(reason: .silent, status: nil)
+            return actions
         case .connectDeadline(let connection):
             // A reconnect whose upgrade is never answered.
             guard case .connecting(connection) = socket else { return [] }
@@ -354,7 +372,10 @@ public struct TrackerStateMachine: Sendable {
     private mutating func closeCurrentSocket() -> [Action] {
         switch socket {
         case .connecting(let c), .open(let c, _):
-            [.closeSocket(connection: c), .cancel(.silence(connection: c)), .cancel(.heartbeatLate(connection: c)), .cancel(.connectDeadline(connection: c))]
+            [
+                .closeSocket(connection: c), .cancel(.silence(connection: c)), .cancel(.heartbeatLate(connection: c)),
+                .cancel(.connectDeadline(connection: c)), .cancel(.hedgeVerdict(connection: c)),
+            ]
         default: []
         }
     }
@@ -440,6 +461,7 @@ public struct TrackerStateMachine: Sendable {
         finished = true
         polling = false
         hedgeFor = nil
+        suspect = nil
         var actions = closeCurrentSocket()
         socket = .abandoned
         actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp), .cancel(.reconnect), .cancel(.poll)]

@@ -8,6 +8,8 @@ public enum TrackerTimer: Hashable, Sendable {
     case silence(connection: Int)
     /// The server's heartbeat on this connection is late (its interval plus a margin): hedge with one poll.
     case heartbeatLate(connection: Int)
+    /// A hedged poll found news this socket did not deliver, and no frame came since: it is dead.
+    case hedgeVerdict(connection: Int)
     /// A reconnect's upgrade has not been answered in time.
     case connectDeadline(connection: Int)
     case reconnect
@@ -19,7 +21,7 @@ extension TrackerTimer {
     /// get a short grace, since frames may have arrived while it was stalled.
     var waitsForFrames: Bool {
         switch self {
-        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate: true
+        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict: true
         case .reconnect, .poll, .connectDeadline: false
         }
     }
