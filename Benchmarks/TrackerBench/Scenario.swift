@@ -15,6 +15,9 @@ struct Scenario: Sendable {
     /// Put a `MidScanSilenceRelay` in front of the proxy: the job's socket goes silent after this
     /// many event frames (once per job; reconnects pass).
     var silentAfterEvents: Int? = nil
+    /// Whether the client learns the server's heartbeat from `/v1/limits` as `bookscan` does (and so
+    /// hedges a late heartbeat with one poll); false measures the silence rule alone, in the same run.
+    var knowsHeartbeat = true
 
     /// The scenarios run when `--scenarios` is not given (the ones in RESULTS-draft.md).
     static let defaultNames = ["websocket", "polling", "refused503", "silent"]
@@ -31,6 +34,10 @@ struct Scenario: Sendable {
         Scenario(
             name: "silentmid", mode: .auto, plan: { _ in .passThrough },
             note: "auto, relay passes 5 events then swallows every frame (first socket of the job only)", silentAfterEvents: 5),
+        Scenario(
+            name: "silentmid-nohedge", mode: .auto, plan: { _ in .passThrough },
+            note: "as silentmid, but the client does not know the heartbeat (no hedged poll: the 5 s silence rule alone)",
+            silentAfterEvents: 5, knowsHeartbeat: false),
     ]
 }
 
@@ -71,6 +78,8 @@ struct JobOutcome: Sendable {
     /// Mid-scan silence: seconds from the socket going silent to the next shown event, and its path.
     var silenceToNextSeconds: Double?
     var silenceRecoveredBy: String?
+    /// Polls the tracker sent because a heartbeat was late.
+    var hedgedPolls = 0
     var requestTotal: Int { requests.values.reduce(0, +) }
 }
 
@@ -78,7 +87,9 @@ struct JobOutcome: Sendable {
 func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duration) async -> (UUID, JobLog, Result<TrackedRun, ProgressTracker.UploadFailed>) {
     let logger = Logger.quiet("bench.client")
     let api = ScanAPI(baseURL: baseURL, token: nil, http: CurlHTTPClient())
-    let tracker = ProgressTracker(api: api, mode: scenario.mode, settings: TrackerSettings(), logger: logger)
+    var settings = TrackerSettings()
+    if scenario.knowsHeartbeat, let limits = try? await api.limits() { settings = settings.adapted(toHeartbeat: limits.heartbeatSeconds) }
+    let tracker = ProgressTracker(api: api, mode: scenario.mode, settings: settings, logger: logger)
     let jobId = UUID()
     let log = JobLog()
     let observer = TrackerObserver(event: { event, path, _ in log.record(event, path) })
@@ -115,7 +126,7 @@ func summarize(
     }
     switch result {
     case .success(let run):
-        outcome.strategy = run.strategy.name.rawValue
+        outcome.strategy = run.strategy?.name.rawValue ?? "none"
         if case .pollingFallback(let reason, let status, let phase) = run.strategy {
             outcome.strategy += "(\(reason.rawValue)\(status.map { " \($0)" } ?? ""), \(phase.rawValue))"
         }
@@ -128,6 +139,7 @@ func summarize(
             case .unauthorized(let status): "unauthorized \(status)"
             case .socketUnavailable(let reason): "socket unavailable \(reason.rawValue)"
             }
+        outcome.hedgedPolls = run.metrics.hedgedPolls
         outcome.uploadSeconds = run.uploadSeconds
         outcome.firstEventSeconds = run.firstEventSeconds
         outcome.totalSeconds = run.totalSeconds

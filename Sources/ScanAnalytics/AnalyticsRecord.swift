@@ -72,12 +72,18 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         bookscanVersion = version
     }
 
-    /// Whether this run tried the WebSocket at all.
-    public var triedWebSocket: Bool { strategy != nil && strategy != .polling }
+    /// Whether this run tried the WebSocket at all: it was classified as carried by it or as
+    /// falling back from it, or `--strategy websocket` could not get it to carry the job.
+    public var triedWebSocket: Bool {
+        (strategy?.isWebSocket ?? false) || strategy == .pollingFallback || outcome == .socketUnavailable
+    }
     /// Whether the job reached its end (succeeded, failed or canceled on the server).
     public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(outcome) }
     /// Whether the WebSocket carried the job to its end.
     public var webSocketCarried: Bool { (strategy?.isWebSocket ?? false) && reachedEnd }
-    /// Whether a job was submitted and followed (the input could be prepared and the service answered).
-    public var wasTracked: Bool { strategy != nil }
+    /// Whether a job was submitted and followed (the upload was accepted, or a path carried it).
+    public var wasTracked: Bool { strategy != nil || uploadSeconds != nil }
+    /// Whether the run stopped watching before the job ended (timed out or interrupted): such a run
+    /// says nothing about completion or about the WebSocket, so the rates leave it out.
+    public var stoppedWatching: Bool { outcome == .timedOut || outcome == .stopped }
 }

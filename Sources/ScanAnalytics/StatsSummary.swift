@@ -52,6 +52,9 @@ public struct StatsSummary: Codable, Sendable, Equatable {
     public var completion: Rate
     public var webSocketSuccess: Rate
     public var pollingFallback: Rate
+    /// Tracked runs that stopped watching before the job ended, kept out of every rate.
+    public var timedOut: Int
+    public var interrupted: Int
     /// Seconds from upload accepted to first event, per strategy.
     public var firstEvent: [String: Timing]
     /// Total seconds per strategy.
@@ -63,13 +66,17 @@ public struct StatsSummary: Codable, Sendable, Equatable {
 
     /// Computes every number from the records.
     ///
-    /// - completion = runs that succeeded / runs whose job was submitted and followed (strategy set)
+    /// - completion = runs that succeeded / runs whose job was submitted and followed
     /// - WebSocket success = runs where the WebSocket carried the job to its end / runs that tried it
     /// - polling fallback = `polling_fallback` runs / runs that tried the WebSocket
+    ///
+    /// Runs that timed out or were interrupted are in no denominator (counted on their own).
     public init(records: [AnalyticsRecord], skippedLines: Int, groupedBy: StatsGrouping, verdicts: [String: String] = [:]) {
         runs = records.count
         self.skippedLines = skippedLines
         (completion, webSocketSuccess, pollingFallback) = Self.rates(records)
+        timedOut = records.filter { $0.wasTracked && $0.outcome == .timedOut }.count
+        interrupted = records.filter { $0.wasTracked && $0.outcome == .stopped }.count
         var firstEvent: [String: Timing] = [:]
         var total: [String: Timing] = [:]
         for (strategy, group) in Dictionary(grouping: records.filter(\.wasTracked), by: { $0.strategy?.rawValue ?? "none" }) {
@@ -96,13 +103,26 @@ public struct StatsSummary: Codable, Sendable, Equatable {
     }
 
     static func rates(_ records: [AnalyticsRecord]) -> (Rate, Rate, Rate) {
-        let tracked = records.filter(\.wasTracked)
-        let tried = records.filter(\.triedWebSocket)
+        let tracked = records.filter { $0.wasTracked && !$0.stoppedWatching }
+        let tried = records.filter { $0.triedWebSocket && !$0.stoppedWatching }
         return (
             Rate(tracked.filter { $0.outcome == .succeeded }.count, tracked.count, target: completionTarget),
             Rate(tried.filter(\.webSocketCarried).count, tried.count, target: webSocketTarget),
             Rate(tried.filter { $0.strategy == .pollingFallback }.count, tried.count, target: fallbackTarget, lowerIsBetter: true)
         )
+    }
+
+    /// The adaptive-memory verdict per network for `--by network`: one server's verdict never
+    /// replaces another's on the same network (each is named by its server when there are several).
+    public static func networkVerdicts(_ entries: [StrategyMemory.Entry]) -> [String: String] {
+        Dictionary(grouping: entries, by: \.network).mapValues { group in
+            func verdict(_ entry: StrategyMemory.Entry) -> String {
+                entry.preferPollingUntil.map { "prefers polling until \($0.formatted(.iso8601))" } ?? "WebSocket ok"
+            }
+            let sorted = group.sorted { $0.server < $1.server }
+            if sorted.count == 1, let only = sorted.first { return verdict(only) }
+            return sorted.map { "server \($0.server): \(verdict($0))" }.joined(separator: "; ")
+        }
     }
 
     static func key(_ record: AnalyticsRecord, _ grouping: StatsGrouping) -> String {

@@ -15,6 +15,15 @@ public struct StrategyMemory: Sendable {
         public var preferPollingUntil: Date?
         public var lastReason: String?
         public var updatedAt: Date
+
+        public init(network: String, server: String, consecutiveFailures: Int, preferPollingUntil: Date? = nil, lastReason: String? = nil, updatedAt: Date) {
+            self.network = network
+            self.server = server
+            self.consecutiveFailures = consecutiveFailures
+            self.preferPollingUntil = preferPollingUntil
+            self.lastReason = lastReason
+            self.updatedAt = updatedAt
+        }
     }
 
     struct File: Codable {

@@ -56,6 +56,9 @@ public struct ScanAPI: Sendable {
     public func poll(jobId: UUID) async -> PollOutcome {
         do {
             let response = try await http.send(request("GET", Routes.scan(jobId)))
+            if response.status != 200, response.status != 404, let wait = RetryAfter.parse(response.header("retry-after")) {
+                return .throttled(status: response.status, retryAfter: wait)
+            }
             guard response.status == 200 else { return .httpError(status: response.status, Self.errorBody(response)) }
             return .snapshot(try WireCoding.decode(JobSnapshot.self, from: Data(response.body)))
         } catch let error as HTTPTransportError {

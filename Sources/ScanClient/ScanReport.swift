@@ -75,7 +75,8 @@ public struct ScanReport: Codable, Sendable {
     /// Fills the tracking fields from a tracked run.
     mutating func record(_ run: TrackedRun) {
         let earlier = strategy
-        strategy = run.strategy.name
+        // A run nothing carried keeps what an earlier submission of the same job recorded.
+        strategy = run.strategy?.name ?? earlier
         if run.strategy == .websocket, socketFailures > 0 || (earlier != nil && earlier != .websocket) {
             // A resubmission's socket carried the end, but the first submission's socket had failed
             // (or polling had carried it).

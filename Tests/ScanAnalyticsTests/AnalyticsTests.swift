@@ -33,10 +33,12 @@ struct AnalyticsTests {
         #expect(records.count == 9)
         #expect(skipped == 2)
         let summary = StatsSummary(records: records, skippedLines: skipped, groupedBy: .network)
-        #expect(summary.completion.numerator == 6 && summary.completion.denominator == 8)
+        // The timed-out run is in no denominator (issue 12 §2): it is counted on its own.
+        #expect(summary.completion.numerator == 6 && summary.completion.denominator == 7)
         #expect(summary.completion.met == false)
-        #expect(summary.webSocketSuccess.numerator == 3 && summary.webSocketSuccess.denominator == 7)
-        #expect(summary.pollingFallback.numerator == 3 && summary.pollingFallback.denominator == 7)
+        #expect(summary.webSocketSuccess.numerator == 3 && summary.webSocketSuccess.denominator == 6)
+        #expect(summary.pollingFallback.numerator == 3 && summary.pollingFallback.denominator == 6)
+        #expect(summary.timedOut == 1 && summary.interrupted == 0)
         #expect(summary.pollingFallback.met == false)
         #expect(summary.firstEvent["websocket"]?.p50 == 0.2)
         #expect(summary.firstEvent["websocket"]?.p95 == 0.4)
@@ -47,10 +49,46 @@ struct AnalyticsTests {
         #expect(summary.fallbackReasons == ["refused 503 (before first event)": 1, "silent (before first event)": 1, "dropped (mid scan)": 1])
         let byNetwork = Dictionary(uniqueKeysWithValues: summary.groups.map { ($0.key, $0) })
         #expect(byNetwork["1111111111111111"]?.webSocketSuccess.numerator == 3)
-        #expect(byNetwork["1111111111111111"]?.webSocketSuccess.denominator == 4)
+        #expect(byNetwork["1111111111111111"]?.webSocketSuccess.denominator == 3)
         #expect(byNetwork["2222222222222222"]?.webSocketSuccess.value == 0)
         let byDay = StatsSummary(records: records, skippedLines: 0, groupedBy: .day).groups.map(\.key)
         #expect(byDay == ["2026-11-18", "2026-11-19", "2026-11-20"])
+    }
+
+    @Test("interrupted and timed-out runs stay out of the completion and WebSocket-success rates, counted on their own")
+    func stoppedRunsOutOfRates() throws {
+        var records = [try record(strategy: .websocket), try record(strategy: .pollingFallback, reason: .silent)]
+        records.append(try record(strategy: .websocket, outcome: .timedOut))
+        records.append(try record(strategy: .pollingFallback, outcome: .stopped, reason: .connectTimeout))
+        var untracked = try record(strategy: nil, outcome: .stopped)
+        untracked.uploadSeconds = 0.1  // a run nothing carried, stopped early: tracked, yet in no rate
+        records.append(untracked)
+        let summary = StatsSummary(records: records, skippedLines: 0, groupedBy: .strategy)
+        #expect(summary.completion.numerator == 2 && summary.completion.denominator == 2)
+        #expect(summary.webSocketSuccess.numerator == 1 && summary.webSocketSuccess.denominator == 2)
+        #expect(summary.timedOut == 1)
+        #expect(summary.interrupted == 2)
+    }
+
+    @Test("--strategy websocket that could not carry the job counts as a WebSocket try that failed")
+    func socketUnavailableIsATry() throws {
+        let summary = StatsSummary(records: [try record(strategy: nil, outcome: .socketUnavailable)], skippedLines: 0, groupedBy: .strategy)
+        #expect(summary.webSocketSuccess.numerator == 0 && summary.webSocketSuccess.denominator == 1)
+    }
+
+    @Test("--by network shows every server's verdict on a network; none overwrites another")
+    func verdictsPerServer() {
+        let now = Date()
+        let blocked = StrategyMemory.Entry(
+            network: "n1", server: "s-a", consecutiveFailures: 2, preferPollingUntil: now.addingTimeInterval(3600), lastReason: "silent", updatedAt: now)
+        let fine = StrategyMemory.Entry(network: "n1", server: "s-b", consecutiveFailures: 0, preferPollingUntil: nil, lastReason: nil, updatedAt: now)
+        let alone = StrategyMemory.Entry(network: "n2", server: "s-a", consecutiveFailures: 0, preferPollingUntil: nil, lastReason: nil, updatedAt: now)
+        for order in [[blocked, fine, alone], [alone, fine, blocked]] {
+            let verdicts = StatsSummary.networkVerdicts(order)
+            #expect(verdicts["n1"]?.contains("server s-a: prefers polling until") == true)
+            #expect(verdicts["n1"]?.contains("server s-b: WebSocket ok") == true)
+            #expect(verdicts["n2"] == "WebSocket ok")
+        }
     }
 
     @Test("an empty or missing log reads as nothing, without failing")

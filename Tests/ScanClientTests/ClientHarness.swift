@@ -82,6 +82,12 @@ final class Observed: Sendable {
         return zip(f, f.dropFirst()).allSatisfy { $0 <= $1 }
     }
 
+    /// The delivered seq is strictly increasing (never repeated, never older).
+    var seqsIncrease: Bool {
+        let s = seqs
+        return zip(s, s.dropFirst()).allSatisfy { $0 < $1 }
+    }
+
     /// No seq was delivered twice.
     var hasNoDuplicates: Bool { Set(seqs).count == seqs.count }
 }

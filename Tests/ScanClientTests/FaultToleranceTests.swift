@@ -17,6 +17,7 @@ struct FaultToleranceTests {
         #expect(observed.terminalCount == 1)
         #expect(observed.isMonotonic)
         #expect(observed.hasNoDuplicates)
+        #expect(observed.seqsIncrease, "\(observed.seqs)")
         if let reference { #expect(report.spineCount == reference) }
     }
 
@@ -136,6 +137,28 @@ struct FaultToleranceTests {
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 7))
         expectSound(report, observed)
+        #expect(report.strategy == .websocket, "\(report.strategy?.rawValue ?? "none"), events \(report.eventsByPath)")
+    }
+
+    @Test("§4: after the first frame, a reconnect whose upgrade is never answered fails at its deadline, not at --timeout")
+    func reconnectNeverAnswered() async throws {
+        let harness = try await ClientHarness.start(
+            service: slowScans,
+            plan: { request in
+                guard request.isUpgrade else { return .passThrough }
+                // The first socket that opens drops after 2 events; every later upgrade is swallowed unanswered.
+                return request.acceptedUpgradesBefore == 0 ? .dropAfterEvents(2) : .stall
+            })
+        defer { Task { await harness.stop() } }
+        var settings = ClientHarness.fastSettings
+        settings.maxSocketFailures = 3
+        settings.reconnectDeadline = .milliseconds(500)
+        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 11), mode: .websocket, settings: settings, timeout: .seconds(60))
+        #expect(report.outcome == .socketUnavailable, "\(report.outcome) \(report.error ?? "")")
+        #expect(report.error?.contains("connect_timeout") == true)
+        #expect(report.socketFailures == 3)
+        #expect(observed.seqsIncrease)
+        #expect(observed.terminalCount == 0)
     }
 
     @Test("FM 12, 13: a canceled job ends as canceled (typed state), reported once")

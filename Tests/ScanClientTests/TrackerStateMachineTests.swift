@@ -59,19 +59,19 @@ struct TrackerStateMachineTests {
         #expect(machine.metrics.socketFailures == 0)
     }
 
-    @Test("the same seq from both paths is accepted once; the displayed fraction never goes backwards")
+    @Test("the same seq from both paths is accepted once; an older seq is never delivered; the fraction never goes backwards")
     func mergeDedupesAndIsMonotonic() {
         var machine = streaming()
         let first = machine.socketMessage(connection: 1, .event(event(5, fraction: 0.6)))
         #expect(delivered(first) == [5])
-        // a poll result with an older seq: delivered (new seq) but the display does not go back
-        let stale = machine.pollResult(.snapshot(snapshot(seq: 3, fraction: 0.3)))
-        #expect(delivered(stale) == [3])
-        let shown = stale.compactMap { if case .deliver(_, _, let f) = $0 { f } else { nil } }
-        #expect(shown == [0.6])
-        // the same seq again from the socket: ignored
+        // a poll result with an older seq: not news (it only fills the contiguity)
+        #expect(delivered(machine.pollResult(.snapshot(snapshot(seq: 3, fraction: 0.3)))).isEmpty)
+        // the same seq again from either path: ignored
         #expect(delivered(machine.socketMessage(connection: 1, .event(event(5, fraction: 0.6)))).isEmpty)
         #expect(delivered(machine.pollResult(.snapshot(snapshot(seq: 5, fraction: 0.6))) ).isEmpty)
+        let next = machine.socketMessage(connection: 1, .event(event(6, fraction: 0.7)))
+        #expect(delivered(next) == [6])
+        #expect(next.compactMap { if case .deliver(_, _, let f) = $0 { f } else { nil } } == [0.7])
     }
 
     @Test("the terminal state is reported exactly once and closes every socket and timer (failure mode 21)")
@@ -113,7 +113,7 @@ struct TrackerStateMachineTests {
         #expect(dead.contains(.poll))
         #expect(dead.contains(.schedule(.reconnect, after: .zero)))
         let reconnect = machine.timerFired(.reconnect)
-        #expect(reconnect == [.openSocket(connection: 2, after: 2)])
+        #expect(reconnect == [.openSocket(connection: 2, after: 2), .schedule(.connectDeadline(connection: 2), after: .seconds(5))])
         #expect(machine.metrics.reconnects == 1)
     }
 

@@ -125,7 +125,11 @@ public struct CampaignRunner: Sendable {
         if report.outcome == .succeeded, report.result?.withoutTimings != baseline {
             failures.append("result differs from the fault-free baseline (\(report.spineCount ?? -1) spines, baseline \(baseline?.spines.count ?? -1))")
         }
-        failures += recorder.problems(succeeded: report.outcome == .succeeded)
+        failures += recorder.problems(succeeded: report.outcome == .succeeded, baseline: baseline)
+        // The counters `--json` and the analytics record carry count only what was emitted as news.
+        let emitted = recorder.emittedByPath
+        if report.eventsByPath != emitted { failures.append("report counts events \(report.eventsByPath), the stream emitted \(emitted)") }
+        outcome.emittedByPath = emitted
         if job.fault.kind == .uploadReset, report.uploadAttempts < 2 { failures.append("the upload was not cut (\(report.uploadAttempts) attempt)") }
         let record = AnalyticsRecord(
             report: report, command: "scan", network: NetworkFingerprint.current().id, server: NetworkFingerprint.serverID(nil),
@@ -163,6 +167,9 @@ public struct CampaignRunner: Sendable {
             if matching.count != 1 { outcome.failures.append("\(matching.count) analytics records, expected 1") }
             outcome.classification = ExpectedClassification.describe(record)
             if record.outcome.rawValue != outcome.outcome { outcome.failures.append("record outcome \(record.outcome.rawValue), run \(outcome.outcome)") }
+            if let emitted = outcome.emittedByPath, record.eventsByPath != emitted {
+                outcome.failures.append("record counts events \(record.eventsByPath), the stream emitted \(emitted)")
+            }
             outcome.failures += outcome.job.fault.expected.mismatches(record)
         }
         if skipped > 0, let index = outcomes.indices.first { outcomes[index].failures.append("\(skipped) unreadable analytics lines") }
@@ -172,7 +179,9 @@ public struct CampaignRunner: Sendable {
         var logger = Logger(label: "fault-campaign.client")
         logger.logLevel = .critical
         let api = ScanAPI(baseURL: baseURL, token: nil)
-        let tracker = ProgressTracker(api: api, mode: mode, settings: configuration.tracker, logger: logger)
+        // As `bookscan` does: the server's heartbeat (from /v1/limits) tunes the silence rule and the hedged poll.
+        let settings = configuration.tracker.adapted(toHeartbeat: configuration.heartbeat.inSeconds)
+        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, logger: logger)
         return ScanSession(api: api, tracker: tracker, timeout: configuration.jobTimeout)
     }
 }

@@ -2,34 +2,83 @@ import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
 
-/// Records what the progress display was given, in order: each accepted event and the fraction
-/// shown with it, so a job can be checked for a bar that went backwards or a second ending.
+/// Records the whole emitted stream of one run, in order, as the user sees it: every event the
+/// tracker hands to the display (what `--events` prints and `--json` counts), with its path and the
+/// fraction the live line shows, plus every "now via ws/poll" switch; then checks all of it.
 public final class DisplayRecorder: Sendable {
-    private let deliveries = NIOLockedValueBox<[(seq: Int, state: JobState, fraction: Double)]>([])
+    /// One emitted event: what `--events` prints, and the live line drawn from it.
+    struct Emitted: Sendable {
+        var event: JobEvent
+        var path: EventPath
+        /// The fraction the live line shows with it.
+        var shown: Double
+        /// The path the live line names (`[ws]` / `[poll]`) when it is drawn.
+        var linePath: EventPath?
+    }
+
+    private let stream = NIOLockedValueBox<(emitted: [Emitted], linePath: EventPath?)>(([], nil))
 
     public init() {}
 
     /// The observer to hand to the tracker.
     public var observer: TrackerObserver {
-        TrackerObserver(event: { [self] event, _, fraction in
-            deliveries.withLockedValue { $0.append((event.seq, event.state, fraction)) }
-        })
+        TrackerObserver(
+            event: { [self] event, path, fraction in
+                stream.withLockedValue { $0.emitted.append(Emitted(event: event, path: path, shown: fraction, linePath: $0.linePath)) }
+            },
+            path: { [self] path in stream.withLockedValue { $0.linePath = path } })
     }
 
-    /// Everything that is wrong with what was displayed; empty when all is well.
-    public func problems(succeeded: Bool) -> [String] {
-        let shown = deliveries.withLockedValue { $0 }
-        var problems: [String] = []
-        let fractions = shown.map(\.fraction)
-        if let index = fractions.indices.dropLast().first(where: { fractions[$0] > fractions[$0 + 1] }) {
-            problems.append("displayed fraction went backwards: \(fractions[index]) then \(fractions[index + 1])")
+    /// How many events were emitted (the analytics record's `eventsByPath` must add up to it).
+    public var emittedCount: Int { stream.withLockedValue { $0.emitted.count } }
+
+    /// Emitted events per path, as the analytics record counts them.
+    public var emittedByPath: [String: Int] {
+        stream.withLockedValue { Dictionary(grouping: $0.emitted, by: \.path.rawValue).mapValues(\.count) }
+    }
+
+    static func rank(_ state: JobState) -> Int {
+        switch state {
+        case .queued: 0
+        case .running: 1
+        case .succeeded, .failed, .canceled: 2
         }
-        let terminals = shown.count { $0.state.isTerminal }
-        if terminals != 1 { problems.append("\(terminals) terminal states displayed, expected exactly 1") }
-        if let last = shown.last, terminals == 1, !last.state.isTerminal { problems.append("an event was displayed after the terminal state") }
-        let seqs = shown.map(\.seq)
-        if Set(seqs).count != seqs.count { problems.append("an event was displayed twice") }
-        if succeeded, fractions.last != 1 { problems.append("finished at \(fractions.last ?? 0) displayed, not 100 %") }
+    }
+
+    static func rank(_ stage: ScanStage) -> Int { ScanStage.allCases.firstIndex(of: stage) ?? 0 }
+
+    /// Everything that is wrong with the emitted stream; empty when all is well. `baseline` is the
+    /// fault-free result the last event must carry when the run succeeded.
+    public func problems(succeeded: Bool, baseline: ScanResult?) -> [String] {
+        let emitted = stream.withLockedValue { $0.emitted }
+        var problems: [String] = []
+        func describe(_ e: Emitted) -> String {
+            "seq \(e.event.seq) \(e.event.state.rawValue)/\(e.event.stage.rawValue) \(Int((e.event.fraction * 100).rounded()))% [\(e.path.rawValue)]"
+        }
+        for (a, b) in zip(emitted, emitted.dropFirst()) {
+            if b.event.seq <= a.event.seq { problems.append("emitted seq went backwards or repeated: \(describe(a)) then \(describe(b))") }
+            if Self.rank(b.event.state) < Self.rank(a.event.state) { problems.append("state went backwards: \(describe(a)) then \(describe(b))") }
+            if Self.rank(b.event.stage) < Self.rank(a.event.stage) { problems.append("stage went backwards: \(describe(a)) then \(describe(b))") }
+            let endsWithoutProgress = b.event.state == .failed || b.event.state == .canceled
+            if !endsWithoutProgress, b.event.fraction < a.event.fraction {
+                problems.append("event fraction went backwards: \(describe(a)) then \(describe(b))")
+            }
+            if b.shown < a.shown { problems.append("displayed fraction went backwards: \(a.shown) then \(b.shown)") }
+        }
+        if let bad = emitted.first(where: { $0.shown < 0 || $0.shown > 1 || !$0.shown.isFinite }) {
+            problems.append("displayed fraction out of range: \(bad.shown)")
+        }
+        let terminals = emitted.count { $0.event.state.isTerminal }
+        if terminals != 1 { problems.append("\(terminals) terminal events emitted, expected exactly 1") }
+        if let last = emitted.last, terminals == 1, !last.event.state.isTerminal { problems.append("an event was emitted after the terminal one") }
+        if let path = emitted.first(where: { $0.path != .upload && $0.linePath != $0.path }) {
+            problems.append("the live line named [\(path.linePath?.rawValue ?? "none")] for an event carried by \(path.path.rawValue)")
+        }
+        if succeeded {
+            if emitted.last?.shown != 1 { problems.append("finished at \(emitted.last?.shown ?? 0) displayed, not 100 %") }
+            if emitted.last?.event.state != .succeeded { problems.append("the last emitted event is not the success") }
+            if emitted.last?.event.result?.withoutTimings != baseline { problems.append("the last emitted event's result differs from the baseline") }
+        }
         return problems
     }
 }

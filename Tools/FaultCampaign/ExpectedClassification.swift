@@ -12,6 +12,8 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     /// Socket failures the record may show at most (nil: no bound). One faulted socket is one failure;
     /// a refusal that cannot change on retry is not retried.
     public var maximumSocketFailures: Int?
+    /// A second strategy that is also right (a race the fault sets up on purpose may go either way).
+    public var alsoAccepted: StrategyName?
 
     public init(
         strategy: StrategyName, fallbackReason: SocketFailureReason? = nil, fallbackStatus: Int? = nil, fallbackPhase: FallbackPhase? = nil,
@@ -28,6 +30,14 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     public static let websocket = ExpectedClassification(strategy: .websocket)
     /// Only the first open socket is faulted: exactly one failure, then the WebSocket carries the end.
     public static let reconnected = ExpectedClassification(strategy: .websocketReconnected, minimumSocketFailures: 1, maximumSocketFailures: 1)
+    /// The first two open sockets are faulted: exactly two failures, then the WebSocket carries the end.
+    public static let reconnectedTwice = ExpectedClassification(strategy: .websocketReconnected, minimumSocketFailures: 2, maximumSocketFailures: 2)
+    /// Frames that land just as a timer is due: the socket survives or is replaced once.
+    public static let websocketOrReconnected: ExpectedClassification = {
+        var expected = ExpectedClassification(strategy: .websocket, maximumSocketFailures: 1)
+        expected.alsoAccepted = .websocketReconnected
+        return expected
+    }()
     public static let polling = ExpectedClassification(strategy: .polling, maximumSocketFailures: 0)
 
     /// A polling fallback before any event, for this reason (and status of a refused upgrade).
@@ -38,7 +48,7 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     }
 
     public var description: String {
-        [strategy.rawValue, fallbackReason?.rawValue, fallbackStatus.map(String.init), fallbackPhase?.rawValue].compactMap { $0 }
+        [strategy.rawValue + (alsoAccepted.map { " or \($0.rawValue)" } ?? ""), fallbackReason?.rawValue, fallbackStatus.map(String.init), fallbackPhase?.rawValue].compactMap { $0 }
             .joined(separator: "/")
     }
 
@@ -52,7 +62,9 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     /// Every way the record differs from the expectation; empty when it matches.
     public func mismatches(_ record: AnalyticsRecord) -> [String] {
         var problems: [String] = []
-        if record.strategy != strategy || record.fallbackReason != fallbackReason || record.fallbackStatus != fallbackStatus
+        if let alsoAccepted, record.strategy == alsoAccepted, record.fallbackReason == nil {
+            // the other outcome of the race: fine
+        } else if record.strategy != strategy || record.fallbackReason != fallbackReason || record.fallbackStatus != fallbackStatus
             || record.fallbackPhase != fallbackPhase
         {
             problems.append("classified \(Self.describe(record)), expected \(description)")

@@ -40,8 +40,18 @@ public struct FaultCatalogue: Sendable {
             break
         case .upgradeRefused:
             fault.status = Self.refusedStatuses.randomElement(using: &random)
-        case .dropAfterEvents, .tcpReset, .swallowFrames:
+        case .dropAfterEvents, .tcpReset, .swallowFrames, .partialReplay:
             fault.events = Int.random(in: 1...maxEventsBeforeFault, using: &random)
+        case .reconnectDuringPoll:
+            fault.events = Int.random(in: 1...maxEventsBeforeFault, using: &random)
+            fault.milliseconds = Int.random(in: 200...900, using: &random)
+        case .lateUploadAnswer:
+            fault.milliseconds = Int.random(in: 500...2500, using: &random)
+        case .frameBurstAtTimer:
+            // Around the campaign's late-heartbeat time (heartbeat 200 ms + 500 ms margin) and up to
+            // its 2 s silence timeout.
+            fault.events = Int.random(in: 1...maxEventsBeforeFault, using: &random)
+            fault.milliseconds = Int.random(in: 400...2100, using: &random)
         case .pollFaults:
             fault.every = Int.random(in: 2...4, using: &random)
             fault.status = Self.pollErrorStatuses.randomElement(using: &random)

@@ -18,6 +18,17 @@ public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
     case uploadReset = "upload_reset"
     /// Latency and a bandwidth limit on every connection, both ways.
     case slowLink = "slow_link"
+    /// The first open socket goes quiet after k events (open, no close); the reconnect delivers one
+    /// event of its replay (older than what polling already showed) and goes quiet too.
+    case partialReplay = "partial_replay"
+    /// The first open socket is dropped after k events and every status poll is slow, so the
+    /// reconnect (and its replay) lands while a poll is in flight.
+    case reconnectDuringPoll = "reconnect_during_poll"
+    /// The upload's answer is held: the job runs (and the socket may stream) before the PUT returns.
+    case lateUploadAnswer = "late_upload_answer"
+    /// The first open socket holds its frames after k events for about the late-heartbeat time,
+    /// then delivers them in a burst: a timer is due just as frames arrive.
+    case frameBurstAtTimer = "frame_burst_at_timer"
 
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

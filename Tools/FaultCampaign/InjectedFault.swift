@@ -31,7 +31,10 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
         case .none, .uploadReset, .slowLink: .websocket
         case .upgradeRefused: .fallback(.refused, status: status)
         case .silentUpgrade: .fallback(.silent)
-        case .dropAfterEvents, .tcpReset, .swallowFrames: .reconnected
+        case .dropAfterEvents, .tcpReset, .swallowFrames, .reconnectDuringPoll: .reconnected
+        case .partialReplay: .reconnectedTwice
+        case .lateUploadAnswer: .websocket
+        case .frameBurstAtTimer: .websocketOrReconnected
         case .pollFaults: viaFallback == true ? .fallback(.refused, status: 503) : .polling
         }
     }
@@ -55,6 +58,7 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
             let isEvents = request.path.contains("/events")
             let isPoll = request.method == "GET" && !request.isUpgrade && !isEvents && request.path.hasPrefix("/v1/scans/")
             let firstOpenSocket = request.isUpgrade && request.acceptedUpgradesBefore == 0
+            let secondOpenSocket = request.isUpgrade && request.acceptedUpgradesBefore == 1
             switch fault.kind {
             case .none:
                 return .passThrough
@@ -72,6 +76,16 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
                 return request.method == "PUT" && request.ordinal == 1 ? .resetAfterRequestBytes(fault.cutAtByte ?? 1000) : .passThrough
             case .slowLink:
                 return .shaped(latency: .milliseconds(fault.milliseconds ?? 0), bytesPerSecond: fault.bytesPerSecond ?? 1 << 20)
+            case .partialReplay:
+                if firstOpenSocket { return .swallowAfterEvents(fault.events ?? 1) }
+                return secondOpenSocket ? .swallowAfterEvents(1) : .passThrough
+            case .reconnectDuringPoll:
+                if firstOpenSocket { return .dropAfterEvents(fault.events ?? 1) }
+                return isPoll ? .delayResponse(.milliseconds(fault.milliseconds ?? 500)) : .passThrough
+            case .lateUploadAnswer:
+                return request.method == "PUT" ? .delayResponse(.milliseconds(fault.milliseconds ?? 1000)) : .passThrough
+            case .frameBurstAtTimer:
+                return firstOpenSocket ? .holdAfterEvents(fault.events ?? 1, .milliseconds(fault.milliseconds ?? 700)) : .passThrough
             case .pollFaults:
                 if isEvents { return fault.viaFallback == true ? .respond(status: 503) : .passThrough }
                 guard isPoll else { return .passThrough }

@@ -12,6 +12,8 @@ public struct JobOutcome: Sendable, Codable {
     public var failures: [String]
     /// For a failed job: what the proxy did to each connection and the client's counters.
     public var trace: String?
+    /// Events the run emitted, per path (what the report and the analytics record must count).
+    public var emittedByPath: [String: Int]?
 
     public var passed: Bool { failures.isEmpty }
 }

@@ -19,6 +19,11 @@ public enum ConnectionFault: Sendable, Equatable {
     /// After an accepted upgrade, forward this many server event frames, then swallow everything
     /// both ways while keeping the connection open (a middlebox that stops passing frames mid-scan).
     case swallowAfterEvents(Int)
+    /// After an accepted upgrade, forward this many server event frames, then hold everything from
+    /// the server this long and release it at once (frames land in a burst just as a timer is due).
+    case holdAfterEvents(Int, Duration)
+    /// Forward the request at once; hold the server's whole response this long (a request answered late).
+    case delayResponse(Duration)
     /// Forward this many request bytes, then reset the connection with a TCP RST (an upload cut mid-body).
     case resetAfterRequestBytes(Int)
     /// Hold every chunk this long, both ways (latency).
@@ -31,7 +36,7 @@ public enum ConnectionFault: Sendable, Equatable {
     /// Whether the fault only acts on a connection whose upgrade the server accepted.
     var actsAfterUpgrade: Bool {
         switch self {
-        case .silentAfterResponseHead, .dropAfterEvents, .resetAfterEvents, .swallowAfterEvents: true
+        case .silentAfterResponseHead, .dropAfterEvents, .resetAfterEvents, .swallowAfterEvents, .holdAfterEvents: true
         default: false
         }
     }

@@ -1,3 +1,4 @@
+import BookscanBase
 import NIOCore
 import NIOPosix
 
@@ -26,6 +27,10 @@ final class FaultRelay {
     private var finished = false
     private var toClientPipe: ShapedPipe?
     private var toServerPipe: ShapedPipe?
+    /// Server bytes held by `holdAfterEvents` / `delayResponse` until their release.
+    private var held: ByteBuffer?
+    private var holdDone = false
+    private var closeAfterRelease = false
 
     init(fault: ConnectionFault, isUpgrade: Bool, log: FaultLog, client: any Channel) {
         self.fault = fault
@@ -72,6 +77,16 @@ final class FaultRelay {
     func fromServer(_ buffer: inout ByteBuffer) {
         guard !finished, !swallowing else { return }
         if case .stall = fault { return }
+        if var held {
+            held.writeBuffer(&buffer)
+            self.held = held
+            return
+        }
+        if case .delayResponse(let delay) = fault {
+            // The whole response, head included, is held once; what comes after the release passes.
+            if holdDone { toClient(buffer) } else { hold(buffer, for: delay) }
+            return
+        }
         if !responseHeadDone {
             guard let head = takeResponseHead(&buffer) else { return }
             toClient(head)
@@ -82,6 +97,13 @@ final class FaultRelay {
             guard buffer.readableBytes > 0 else { return }
         }
         switch fault {
+        case .holdAfterEvents(let limit, let delay):
+            guard upgraded, !holdDone else { return toClient(buffer) }
+            let (forwardable, reachedLimit) = frames.take(&buffer, eventLimit: limit)
+            if forwardable.readableBytes > 0 { toClient(forwardable) }
+            guard reachedLimit else { return }
+            // What the counter had not split into frames yet stays in order behind the held bytes.
+            hold(frames.drainCarry(), for: delay)
         case .dropAfterEvents(let limit), .resetAfterEvents(let limit), .swallowAfterEvents(let limit):
             guard upgraded else { return toClient(buffer) }
             let (forwardable, reachedLimit) = frames.take(&buffer, eventLimit: limit)
@@ -94,6 +116,21 @@ final class FaultRelay {
             }
         default:
             toClient(buffer)
+        }
+    }
+
+    /// Holds server bytes (these and all that follow) for `delay`, then forwards them at once.
+    private func hold(_ first: ByteBuffer, for delay: Duration) {
+        held = first
+        holdDone = true
+        client.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay.wholeNanoseconds)) { [weak self] in
+            guard let self, let held = self.held else { return }
+            self.held = nil
+            if held.readableBytes > 0, !self.finished { self.toClient(held) }
+            if self.closeAfterRelease {
+                self.finished = true
+                self.client.close(promise: nil)
+            }
         }
     }
 
@@ -160,6 +197,11 @@ final class FaultRelay {
 
     func serverClosed() {
         if swallowing { return }
+        if held != nil {
+            // Deliver what is held first, then close.
+            closeAfterRelease = true
+            return
+        }
         guard let toClientPipe, !finished else {
             finished = true
             client.close(promise: nil)

@@ -6,6 +6,13 @@ struct WebSocketFrameCounter {
     private var carry = ByteBuffer()
     private(set) var events = 0
 
+    /// Takes the bytes not yet split into frames (for a fault that stops counting).
+    mutating func drainCarry() -> ByteBuffer {
+        let rest = carry
+        carry = ByteBuffer()
+        return rest
+    }
+
     /// Returns the bytes that may be forwarded, and whether the event limit was reached.
     mutating func take(_ buffer: inout ByteBuffer, eventLimit: Int) -> (ByteBuffer, Bool) {
         carry.writeBuffer(&buffer)

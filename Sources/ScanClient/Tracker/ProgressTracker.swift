@@ -6,7 +6,8 @@ import ScanProtocol
 /// The result of following one job: how it ended, which strategy carried it, and the numbers.
 public struct TrackedRun: Sendable {
     public var ending: TrackerEnding
-    public var strategy: ProgressStrategy
+    /// What carried the run; nil when neither a socket nor polling did (see `TrackerStateMachine.strategy`).
+    public var strategy: ProgressStrategy?
     public var metrics: TrackerMetrics
     /// Seconds from the start of tracking (= start of the upload) to the upload being accepted.
     public var uploadSeconds: Double?
@@ -57,7 +58,8 @@ public struct ProgressTracker: Sendable {
     enum Input: Sendable {
         case socket(SocketReport)
         case poll(PollOutcome)
-        case timer(TrackerTimer)
+        /// A timer fired; `generation` tells a stale one (rescheduled since) from the current one.
+        case timer(TrackerTimer, generation: Int)
         case uploaded(Result<JobSnapshot, ScanAPIError>)
         case deadline
         case interrupt
@@ -86,6 +88,8 @@ public struct ProgressTracker: Sendable {
         var uploadSeconds: Double?
         var firstEventSeconds: Double?
         var currentPath: EventPath?
+        var timerGeneration = 0
+        var currentTimers: [TrackerTimer: Int] = [:]
 
         func seconds(since instant: ContinuousClock.Instant) -> Double { (clock.now - instant).inSeconds }
 
@@ -116,6 +120,9 @@ public struct ProgressTracker: Sendable {
                     tasks.sockets.removeValue(forKey: connection)?.cancel()
                 case .schedule(let timer, let delay):
                     tasks.timers[timer]?.cancel()
+                    timerGeneration += 1
+                    let generation = timerGeneration
+                    currentTimers[timer] = generation
                     tasks.timers[timer] = Task {
                         let due = ContinuousClock.now + delay
                         try? await Task.sleep(until: due)
@@ -125,9 +132,10 @@ public struct ProgressTracker: Sendable {
                             // a stalled client does not declare a healthy socket dead.
                             try? await Task.sleep(for: Self.stallGrace)
                         }
-                        if !Task.isCancelled { inbox.yield(.timer(timer)) }
+                        if !Task.isCancelled { inbox.yield(.timer(timer, generation: generation)) }
                     }
                 case .cancel(let timer):
+                    currentTimers.removeValue(forKey: timer)
                     tasks.timers.removeValue(forKey: timer)?.cancel()
                 case .poll:
                     tasks.add(Task { inbox.yield(.poll(await api.poll(jobId: jobId))) })
@@ -152,7 +160,14 @@ public struct ProgressTracker: Sendable {
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.socketEnded(connection: connection, end)
             case .poll(let outcome): pending = machine.pollResult(outcome)
-            case .timer(let timer):
+            case .timer(let timer, let generation):
+                // A timer that fired just as it was rescheduled or cancelled (say, by a frame queued
+                // ahead of it) is stale: the machine never sees it.
+                guard currentTimers[timer] == generation else {
+                    pending = []
+                    continue
+                }
+                currentTimers.removeValue(forKey: timer)
                 tasks.timers.removeValue(forKey: timer)
                 pending = machine.timerFired(timer)
             case .uploaded(.success(let snapshot)):

@@ -5,9 +5,16 @@ import ScanProtocol
 /// timer ticks; outputs are actions for a thin async driver. Nothing here touches a socket or a
 /// clock, so every transition is testable on its own.
 ///
-/// Invariants: an event is accepted only if its `seq` was never seen (from either path); the
-/// displayed fraction never decreases; the ending is reported exactly once, and with it every
-/// socket is closed and every timer cancelled.
+/// Invariants, for every run, path mix and fault:
+/// - an event is delivered (emitted) only if its `seq` is higher than the last one delivered, so
+///   the emitted seq is strictly increasing and state, stage and fraction never go backwards; an
+///   older event not seen before still counts for the contiguity `after=` resumes from, but is
+///   never news (not delivered, not counted);
+/// - the displayed fraction never decreases;
+/// - the ending is reported exactly once (so at most one terminal event is delivered), and with it
+///   every socket is closed and every timer cancelled;
+/// - the strategy is classified from what happened (which path was carrying the job at the end,
+///   whether a socket ever carried frames), never from which path happened to deliver the end first.
 public struct TrackerStateMachine: Sendable {
     /// What the driver must do.
     public enum Action: Sendable, Equatable {
@@ -47,12 +54,24 @@ public struct TrackerStateMachine: Sendable {
     private var pollInFlight = false
     private var seen = Set<Int>()
     private var contiguous = 0
+    /// The seq of the last delivered event: only newer events are news.
+    public private(set) var lastDelivered = 0
+    /// The open connection a hedged poll is testing (a heartbeat came late).
+    private var hedgeFor: Int?
+    /// Whether that socket sent a frame while the hedged poll was out (then it is alive, just slow).
+    private var hedgeSawFrame = false
+    /// The open connection a hedged poll found behind (news it did not deliver): dead unless a
+    /// frame arrives before the verdict timer (a stalled process may have frames queued).
+    private var suspect: Int?
+    /// Whether the socket was carrying the job (open, with frames) when the run ended.
+    private var socketCarriedEnd = false
+    /// Whether polling was following the job when the run ended.
+    private var pollingAtEnd = false
     private var displayFraction = 0.0
     private var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
     /// The connection still connecting when the first-frame deadline recorded `firstFailure` as a
     /// connect timeout: how that attempt ends (a refusal and its status) says more, and replaces it.
     private var failureAwaitsAnswer: Int?
-    private var terminalPath: EventPath?
     public private(set) var finished = false
     private var random: SplitMix64
 
@@ -70,14 +89,33 @@ public struct TrackerStateMachine: Sendable {
     /// The highest seq below which every event has been seen; sockets resume after it.
     public var resumeAfter: Int { contiguous }
 
-    /// The strategy that carried the run so far (meaningful once finished).
-    public var strategy: ProgressStrategy {
+    /// The strategy that carried the run (meaningful once finished), from what actually happened:
+    /// the WebSocket if a socket with frames was carrying the job at the end (whichever path
+    /// delivered the end first); polling after a socket failure if polling was following the job;
+    /// nil when neither carried anything (e.g. interrupted or timed out before any frame or poll, or
+    /// `--strategy websocket` whose socket never carried the job).
+    public var strategy: ProgressStrategy? {
         if mode == .polling { return .polling }
-        if terminalPath == .polling, let failure = firstFailure {
+        let carrying: Bool
+        let pollingNow: Bool
+        if finished {
+            carrying = socketCarriedEnd
+            pollingNow = pollingAtEnd
+        } else {
+            carrying = socketIsCarrying
+            pollingNow = polling
+        }
+        if carrying { return metrics.socketFailures > 0 ? .websocketReconnected : .websocket }
+        if pollingNow || metrics.pollsMade > metrics.hedgedPolls {
+            let failure = firstFailure ?? (.connectTimeout, nil, .beforeFirstEvent)
             return .pollingFallback(reason: failure.reason, status: failure.status, phase: failure.phase)
         }
-        if terminalPath == .polling { return .pollingFallback(reason: .connectTimeout, status: nil, phase: .beforeFirstEvent) }
-        return metrics.socketFailures > 0 ? .websocketReconnected : .websocket
+        return nil
+    }
+
+    /// An open socket that has carried frames on this connection.
+    private var socketIsCarrying: Bool {
+        if case .open(_, sawFrame: true) = socket { true } else { false }
     }
 
     // MARK: inputs
@@ -114,12 +152,23 @@ public struct TrackerStateMachine: Sendable {
     public mutating func socketOpened(connection: Int) -> [Action] {
         guard !finished, case .connecting(connection) = socket else { return [] }
         socket = .open(connection, sawFrame: false)
-        return [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
+        return [.cancel(.connectDeadline(connection: connection)), .schedule(.silence(connection: connection), after: settings.silenceTimeout)]
     }
 
     public mutating func socketMessage(connection: Int, _ message: ServerMessage) -> [Action] {
         guard !finished, case .open(connection, let sawFrame) = socket else { return [] }
+        if hedgeFor == connection { hedgeSawFrame = true }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
+        if suspect == connection {
+            // Behind, but alive: it was slow, not dead.
+            suspect = nil
+            actions.append(.cancel(.hedgeVerdict(connection: connection)))
+        }
+        if let late = settings.heartbeatLateAfter, mode == .auto, !sawFrame || message.isHeartbeat {
+            // The server sends a heartbeat every interval whatever else it sends: the next one is
+            // due one interval after this one (or after the first frame), and late a margin later.
+            actions.append(.schedule(.heartbeatLate(connection: connection), after: late))
+        }
         if !sawFrame {
             socket = .open(connection, sawFrame: true)
             everSawFrame = true
@@ -146,7 +195,12 @@ public struct TrackerStateMachine: Sendable {
         case .open(connection, _): wasOpen = true
         default: return []
         }
-        var actions: [Action] = [.cancel(.silence(connection: connection))]
+        var actions: [Action] = [
+            .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)), .cancel(.connectDeadline(connection: connection)),
+            .cancel(.hedgeVerdict(connection: connection)),
+        ]
+        if hedgeFor == connection { hedgeFor = nil }
+        if suspect == connection { suspect = nil }
         if case .refused(let status) = end, status == nil || status == 404 || status == 426, connection < firstConnectionAfterAccept,
             !raceRetryUsed
         {
@@ -196,13 +250,38 @@ public struct TrackerStateMachine: Sendable {
         switch outcome {
         case .snapshot(let snapshot):
             metrics.pollsSucceeded += 1
-            return ingest(snapshot, path: .polling)
+            var actions: [Action] = []
+            if let connection = hedgeFor {
+                hedgeFor = nil
+                if case .open(connection, _) = socket, snapshot.seq > lastDelivered, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
+                    // The hedged poll found news the socket never delivered (and the socket sent
+                    // nothing while the poll was out): the news is shown now, and the socket is dead
+                    // unless a frame arrives within the margin.
+                    suspect = connection
+                    actions.append(.schedule(.hedgeVerdict(connection: connection), after: margin))
+                } else if case .open(connection, _) = socket, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
+                    // Nothing new yet and still no frame: ask again a margin later (the server may
+                    // simply have had no news); the silence rule stays the backstop.
+                    actions.append(.schedule(.heartbeatLate(connection: connection), after: margin))
+                }
+            }
+            return actions + ingest(snapshot, path: .polling)
         case .httpError(let status, _) where status == 404:
             return finish(.jobLost)
         case .httpError(let status, _) where status == 401 || status == 403:
             return finish(.unauthorized(status: status))
+        case .throttled(let status, _) where status == 401 || status == 403:
+            return finish(.unauthorized(status: status))
+        case .throttled(_, let wait):
+            // The server asked for a pause: the next poll waits for it (never less than the poll
+            // interval, never more than the bound), instead of hammering a busy server.
+            metrics.pollErrors += 1
+            hedgeFor = nil
+            guard polling else { return [] }
+            return [.schedule(.poll, after: min(max(wait, settings.pollInterval), settings.maxRetryAfter))]
         case .httpError, .transportError:
             metrics.pollErrors += 1
+            hedgeFor = nil
             return []
         }
     }
@@ -231,8 +310,33 @@ public struct TrackerStateMachine: Sendable {
             return actions
         case .silence(let connection):
             guard case .open(connection, _) = socket else { return [] }
-            var actions: [Action] = [.closeSocket(connection: connection)]
+            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection)), .cancel(.hedgeVerdict(connection: connection))]
+            if hedgeFor == connection { hedgeFor = nil }
+            if suspect == connection { suspect = nil }
             actions += socketFailed(reason: .silent, status: nil)
+            return actions
+        case .heartbeatLate(let connection):
+            // The server's heartbeat is late: ask the status once, at once, while the socket stays
+            // open. News the socket did not deliver means it is dead (see `pollResult`).
+            guard case .open(connection, sawFrame: true) = socket, mode == .auto, !polling, hedgeFor == nil, !pollInFlight, uploadAccepted
+            else { return [] }
+            hedgeFor = connection
+            hedgeSawFrame = false
+            pollInFlight = true
+            metrics.pollsMade += 1
+            metrics.hedgedPolls += 1
+            return [.poll]
+        case .hedgeVerdict(let connection):
+            guard suspect == connection, case .open(connection, _) = socket else { return [] }
+            suspect = nil
+            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection))]
+            actions += socketFailed(reason: .silent, status: nil)
+            return actions
+        case .connectDeadline(let connection):
+            // A reconnect whose upgrade is never answered.
+            guard case .connecting(connection) = socket else { return [] }
+            var actions: [Action] = [.closeSocket(connection: connection)]
+            actions += socketFailed(reason: .connectTimeout, status: nil)
             return actions
         case .reconnect:
             guard socket == .waitingToReconnect else { return [] }
@@ -257,12 +361,21 @@ public struct TrackerStateMachine: Sendable {
         nextConnection += 1
         socket = .connecting(connection)
         metrics.socketAttempts += 1
-        return [.openSocket(connection: connection, after: contiguous)]
+        var actions: [Action] = [.openSocket(connection: connection, after: contiguous)]
+        if everSawFrame {
+            // After the first frame no first-frame deadline watches a reconnect: its own deadline does.
+            actions.append(.schedule(.connectDeadline(connection: connection), after: settings.reconnectDeadline))
+        }
+        return actions
     }
 
     private mutating func closeCurrentSocket() -> [Action] {
         switch socket {
-        case .connecting(let c), .open(let c, _): [.closeSocket(connection: c), .cancel(.silence(connection: c))]
+        case .connecting(let c), .open(let c, _):
+            [
+                .closeSocket(connection: c), .cancel(.silence(connection: c)), .cancel(.heartbeatLate(connection: c)),
+                .cancel(.connectDeadline(connection: c)), .cancel(.hedgeVerdict(connection: c)),
+            ]
         default: []
         }
     }
@@ -329,11 +442,13 @@ public struct TrackerStateMachine: Sendable {
         guard !finished, event.seq > 0, !seen.contains(event.seq) else { return [] }
         seen.insert(event.seq)
         while seen.contains(contiguous + 1) { contiguous += 1 }
+        // Older than what was already shown: it fills the contiguity, but it is not news.
+        guard event.seq > lastDelivered else { return [] }
+        lastDelivered = event.seq
         displayFraction = max(displayFraction, event.state == .succeeded ? 1 : event.fraction)
         metrics.eventsByPath[path, default: 0] += 1
         var actions: [Action] = [.deliver(event, path: path, displayFraction: displayFraction)]
         if event.state.isTerminal {
-            terminalPath = path == .upload ? (mode == .polling ? .polling : .websocket) : path
             actions += finish(.terminal(event))
         }
         return actions
@@ -341,8 +456,12 @@ public struct TrackerStateMachine: Sendable {
 
     private mutating func finish(_ ending: TrackerEnding) -> [Action] {
         guard !finished else { return [] }
+        socketCarriedEnd = mode != .polling && socketIsCarrying
+        pollingAtEnd = polling
         finished = true
         polling = false
+        hedgeFor = nil
+        suspect = nil
         var actions = closeCurrentSocket()
         socket = .abandoned
         actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp), .cancel(.reconnect), .cancel(.poll)]
@@ -351,30 +470,7 @@ public struct TrackerStateMachine: Sendable {
     }
 }
 
-/// Counters of one tracked run, for the result and the analytics log.
-public struct TrackerMetrics: Sendable, Equatable {
-    public var socketAttempts = 0
-    public var socketFailures = 0
-    public var reconnects = 0
-    public var pollsMade = 0
-    public var pollsSucceeded = 0
-    public var pollErrors = 0
-    public var eventsByPath: [EventPath: Int] = [:]
-
-    public init() {}
-}
-
-/// A small deterministic random generator (SplitMix64) so backoff jitter is reproducible in tests.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension ServerMessage {
+    /// Whether this is the server's periodic heartbeat.
+    var isHeartbeat: Bool { if case .heartbeat = self { true } else { false } }
 }

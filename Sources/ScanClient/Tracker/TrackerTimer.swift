@@ -6,6 +6,12 @@ public enum TrackerTimer: Hashable, Sendable {
     case socketGiveUp
     /// The socket with this connection number has been silent for the silence timeout.
     case silence(connection: Int)
+    /// The server's heartbeat on this connection is late (its interval plus a margin): hedge with one poll.
+    case heartbeatLate(connection: Int)
+    /// A hedged poll found news this socket did not deliver, and no frame came since: it is dead.
+    case hedgeVerdict(connection: Int)
+    /// A reconnect's upgrade has not been answered in time.
+    case connectDeadline(connection: Int)
     case reconnect
     case poll
 }
@@ -15,8 +21,8 @@ extension TrackerTimer {
     /// get a short grace, since frames may have arrived while it was stalled.
     var waitsForFrames: Bool {
         switch self {
-        case .silence, .firstFrameDeadline, .socketGiveUp: true
-        case .reconnect, .poll: false
+        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict: true
+        case .reconnect, .poll, .connectDeadline: false
         }
     }
 }

@@ -26,12 +26,7 @@ struct StatsCommand: ParsableCommand {
             if skipped > 0 { print("(\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)") }
             return
         }
-        var verdicts: [String: String] = [:]
-        if by == .network {
-            for entry in StrategyMemory(path: StrategyMemory.defaultPath()).entries().entries {
-                verdicts[entry.network] = entry.preferPollingUntil.map { "prefers polling until \($0.formatted(.iso8601))" } ?? "WebSocket ok"
-            }
-        }
+        let verdicts = by == .network ? StatsSummary.networkVerdicts(StrategyMemory(path: StrategyMemory.defaultPath()).entries().entries) : [:]
         let summary = StatsSummary(records: records, skippedLines: skipped, groupedBy: by, verdicts: verdicts)
         if json {
             let encoder = WireCoding.encoder()

@@ -9,6 +9,9 @@ enum StatsRenderer {
         lines.append(rate("completion", s.completion, "≥"))
         lines.append(rate("WebSocket success", s.webSocketSuccess, "≥"))
         lines.append(rate("polling fallback", s.pollingFallback, "<"))
+        if s.timedOut + s.interrupted > 0 {
+            lines.append("not finished        \(s.timedOut) timed out, \(s.interrupted) interrupted (left out of the rates)")
+        }
         lines.append("")
         lines.append("time per strategy          first event p50 / p95     total p50 / p95")
         for strategy in s.total.keys.sorted() {
