@@ -3,6 +3,8 @@ public struct HTTPResponseData: Sendable, Equatable {
     public var status: Int
     public var headers: [String: String]
     public var body: [UInt8]
+    /// New TCP connections the transfer had to open (0 when it reused a kept-alive one).
+    public var newConnections = 0
 
     public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status

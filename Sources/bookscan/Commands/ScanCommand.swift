@@ -24,10 +24,6 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print every accepted event as NDJSON on stdout while it runs.") var events = false
     @Option(help: "Write the final result JSON to this file.") var output: String?
     @Option(help: "Write the photo with every detected spine outlined to this JPEG file.") var annotate: String?
-    @Option(name: .customLong("analytics-log"), help: "Analytics log (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
-    var analyticsLog: String?
-    @Flag(name: .customLong("no-analytics"), help: "Do not append to the analytics log.") var noAnalytics = false
-    @Flag(help: "Remember per network whether the WebSocket works, and poll where it does not.") var adaptive = false
     @Flag(help: "Print nothing but errors.") var quiet = false
     @Flag(help: "Print retries, fallbacks and timings.") var verbose = false
 
@@ -57,19 +53,18 @@ struct ScanCommand: AsyncParsableCommand {
             display.message("bookscan: could not start the embedded scan service: \(error)", error: true)
             throw ExitCode(ExitStatus.unreachable.rawValue)
         }
-        let recorder = RunRecorder(
-            logPath: analyticsLog, disabled: noAnalytics, server: endpoint.embedded == nil ? endpoint.baseURL : nil,
-            adaptive: adaptive || settings.adaptiveFromConfig)
+        let recorder = RunRecorder(tracking: settings, server: endpoint.embedded == nil ? endpoint.baseURL : nil)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: verbose, recorder: recorder)
         var statuses: [ExitStatus] = []
         var limits: ServiceLimits?
         for (slot, image) in images.enumerated() {
             if interrupt.fired { break }
             if limits == nil { limits = await runner.limits() }
-            let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
+            let report = await runner.scan(image: image, slot: slot, limits: limits, interrupt: interrupt, printEvents: events)
             statuses.append(ExitStatus(report))
             try finish(report, display: display, endpoint: endpoint, server: settings.server)
         }
+        await runner.finish()
         await endpoint.stop()
         let status = ExitStatus.combined(statuses)
         if status != .success { throw status.exitCode }
