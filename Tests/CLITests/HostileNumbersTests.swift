@@ -41,8 +41,9 @@ struct HostileNumbersTests {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: config.appendingPathComponent("bookscan"), withIntermediateDirectories: true)
         try "timeout = 1e20\n".write(to: config.appendingPathComponent("bookscan/config.toml"), atomically: true, encoding: .utf8)
+        let log = config.appendingPathComponent("analytics.jsonl").path
         for command in [["scan", Self.sample], ["batch", CLITests.samples.path]] {
-            let run = try await cli.bookscan(command + ["--no-analytics"], environment: ["XDG_CONFIG_HOME": config.path])
+            let run = try await cli.bookscan(command + ["--analytics-log", log], environment: ["XDG_CONFIG_HOME": config.path])
             #expect(run.exitedNormally && run.status == 64, "\(command[0]): \(run.stderr)")
             #expect(run.stderr.contains("timeout"), "\(command[0]): \(run.stderr)")
         }

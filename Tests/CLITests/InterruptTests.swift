@@ -19,13 +19,6 @@ struct InterruptTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
     }
 
-    /// A job that runs forever (it never ends by itself).
-    static func endlessJob() throws -> ScriptedService {
-        try ScriptedService(
-            upload: { _ in .snapshot(state: .running, stage: .decoding, fraction: 0.1, seq: 1) },
-            poll: { _ in .snapshot(state: .running, stage: .findingRows, fraction: 0.5, seq: 2) })
-    }
-
     @Test("Ctrl-C while a resubmitted job is followed stops it: exit 11 and a stopped analytics record")
     func interruptAfterResubmission() async throws {
         // The first poll says the job is lost: the client resubmits it, then follows it forever.
@@ -56,9 +49,12 @@ struct InterruptTests {
         #expect(records.first?.resubmissions == 1)
     }
 
-    @Test("a second Ctrl-C exits 11 at once, and every running photo still has its stopped result and analytics record")
+    @Test("two Ctrl-Cs during a batch of resubmitted jobs: exit 11, and every running photo has its stopped result and analytics record")
     func secondInterruptInBatch() async throws {
-        let service = try Self.endlessJob()
+        // Each job is lost at its first poll, resubmitted, then followed forever.
+        let service = try ScriptedService(
+            upload: { _ in .snapshot(state: .running, stage: .decoding, fraction: 0.1, seq: 1) },
+            poll: { n in n == 0 ? .status(404, .notFound) : .snapshot(state: .running, stage: .findingRows, fraction: 0.5, seq: 2) })
         defer { service.stop() }
         let folder = Self.temporaryPath("interrupt-batch")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -72,7 +68,8 @@ struct InterruptTests {
         ])
         let following = await ChildProcess.until {
             let requests = service.server.requests
-            return requests.filter { $0.hasPrefix("PUT") }.count == 2 && requests.filter { $0.hasPrefix("GET /v1/scans/") }.count >= 2
+            // Both jobs resubmitted (4 uploads) and followed again (4 polls: one lost, one after, each).
+            return requests.filter { $0.hasPrefix("PUT") }.count == 4 && requests.filter { $0.hasPrefix("GET /v1/scans/") }.count >= 4
         }
         #expect(following, "\(service.server.requests)")
         kill(child.pid, SIGINT)

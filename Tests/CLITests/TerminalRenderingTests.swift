@@ -68,7 +68,8 @@ struct TerminalRenderingTests {
         for (seed, name) in ["a.jpg", "b.jpg", "c.jpg"].enumerated() {
             try Data(try BatchTests.photo(seed: 70 + seed)).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
-        let command = [CLITests.binary.path, "batch", folder, "--no-analytics"].map { "'" + $0 + "'" }.joined(separator: " ")
+        let log = folder + "-analytics.jsonl"
+        let command = [CLITests.binary.path, "batch", folder, "--analytics-log", log].map { "'" + $0 + "'" }.joined(separator: " ")
         let child = try ChildProcess(
             executable: URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", command, "/dev/null"],
             environment: ["TERM": "xterm", "XDG_STATE_HOME": CLITests.stateDirectory, "COLUMNS": "200"],
