@@ -115,6 +115,10 @@ final class CurlTransfer: @unchecked Sendable {
     private func configure(_ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?, userdata: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>?) {
         bs_curl_setopt_string(handle, CURLOPT_URL, request.url)
         bs_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        if request.freshConnection {
+            bs_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+            bs_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+        }
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
         if let ca = configuration.caCertificatePath { bs_curl_setopt_string(handle, CURLOPT_CAINFO, ca) }
