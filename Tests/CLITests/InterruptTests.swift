@@ -15,6 +15,17 @@ import Glibc
 struct InterruptTests {
     let cli = CLITests()
 
+    /// The child's signal state when it was sent SIGINT (blocked, ignored, caught masks of each thread),
+    /// so a failure says whether the signal could be delivered at all.
+    static func signalState(_ pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            let lines = status.split(separator: "\n").filter { $0.hasPrefix("Name:") || $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
+            return lines.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: " ")
+        }.joined(separator: "; ")
+    }
+
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
     }
@@ -38,10 +49,11 @@ struct InterruptTests {
             return requests[(second + 1)...].contains { $0.hasPrefix("GET /v1/scans/") }
         }
         #expect(resubmitted, "\(service.server.requests)")
+        let signals = Self.signalState(child.pid)
         kill(child.pid, SIGINT)
         let status = await child.exit()
         #expect(child.process.terminationReason == .exit)
-        #expect(status == 11, "\(child.stderr)")
+        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals)")
         #expect(child.stderr.contains("interrupted"), "\(child.stderr)")
         let records = AnalyticsLog(path: log).read().records
         #expect(records.count == 1)
@@ -72,11 +84,12 @@ struct InterruptTests {
             return requests.filter { $0.hasPrefix("PUT") }.count == 4 && requests.filter { $0.hasPrefix("GET /v1/scans/") }.count >= 4
         }
         #expect(following, "\(service.server.requests)")
+        let signals = Self.signalState(child.pid)
         kill(child.pid, SIGINT)
         kill(child.pid, SIGINT)
         let status = await child.exit()
         #expect(child.process.terminationReason == .exit)
-        #expect(status == 11, "\(child.stderr)")
+        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals)")
         for name in ["a.jpg", "b.jpg"] {
             let data = FileManager.default.contents(atPath: folder + "/.bookscan/" + name + ".json")
             let listing = (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []

