@@ -133,7 +133,7 @@ let package = Package(
         // The fuzz harness (shared with the regression tests) and two libFuzzer targets. A normal
         // build makes replay tools; scripts/fuzz.sh builds them with -sanitize=fuzzer,address.
         .target(
-            name: "FuzzHarness", dependencies: ["ImageKit", "ImagePreparation", "ScanProtocol"], path: "Tools/FuzzHarness",
+            name: "FuzzHarness", dependencies: ["ImageKit", "ImagePreparation", "ScanClient", "ScanProtocol"], path: "Tools/FuzzHarness",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzJPEGPreparation", dependencies: ["FuzzHarness"], path: "Tools/FuzzJPEGPreparation", swiftSettings: swiftSettings),
@@ -206,7 +206,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanProtocol"], exclude: ["Regressions"],
+            name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanClient", "ScanProtocol"], exclude: ["Regressions"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -6,6 +6,7 @@ CURLcode bs_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return cu
 CURLcode bs_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
 CURLcode bs_curl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 CURLcode bs_curl_setopt_read_function(CURL *h, curl_read_callback c) { return curl_easy_setopt(h, CURLOPT_READFUNCTION, c); }
+CURLcode bs_curl_setopt_seek_function(CURL *h, curl_seek_callback c) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, c); }
 CURLcode bs_curl_setopt_write_function(CURL *h, curl_write_callback c) { return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, c); }
 CURLcode bs_curl_setopt_header_function(CURL *h, curl_write_callback c) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, c); }
 CURLcode bs_curl_setopt_xferinfo_function(CURL *h, curl_xferinfo_callback c) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, c); }

@@ -3,8 +3,9 @@ import CCurlShim
 import Foundation
 import Synchronization
 
-/// HTTP over libcurl: each transfer runs `curl_easy_perform` on its own thread and resumes the
-/// caller when done. TLS verification is always on; proxies come from the usual environment
+/// HTTP over libcurl: each transfer runs `curl_easy_perform` on a thread off the cooperative pool and
+/// resumes the caller when done. Easy handles are reused (`CurlHandlePool`), so the requests of a run
+/// share one kept-alive connection and TLS session. TLS verification is always on; proxies come from the usual environment
 /// variables; `Expect: 100-continue` is disabled (libcurl would otherwise stall 1 s on bodies > 1 MiB).
 public struct CurlHTTPClient: Sendable {
     /// Transfer settings.
@@ -31,6 +32,7 @@ public struct CurlHTTPClient: Sendable {
     }
 
     public let configuration: Configuration
+    private let handles = CurlHandlePool()
 
     public init(configuration: Configuration = .init()) {
         _ = Self.globalInit
@@ -45,8 +47,16 @@ public struct CurlHTTPClient: Sendable {
         _ request: HTTPRequestData, uploadProgress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws(HTTPTransportError) -> HTTPResponseData {
         let transfer = CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress)
+        let handles = self.handles
         let result: Result<HTTPResponseData, HTTPTransportError> = await withTaskCancellationHandler {
-            await BlockingThread.run { transfer.perform() }
+            await TransferThreads.shared.run {
+                guard let handle = handles.take() else {
+                    return .failure(.init(kind: .other, message: "libcurl could not start a transfer"))
+                }
+                let result = transfer.perform(handle.pointer)
+                handles.give(back: handle, reusable: (try? result.get()) != nil)
+                return result
+            }
         } onCancel: {
             transfer.cancel()
         }
@@ -74,9 +84,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     func cancel() { canceled.store(true, ordering: .relaxed) }
 
-    func perform() -> Result<HTTPResponseData, HTTPTransportError> {
-        guard let handle = curl_easy_init() else { return .failure(.init(kind: .other, message: "libcurl could not start a transfer")) }
-        defer { curl_easy_cleanup(handle) }
+    /// Runs the transfer on `handle` (reset, possibly holding a live connection from an earlier transfer).
+    func perform(_ handle: UnsafeMutableRawPointer) -> Result<HTTPResponseData, HTTPTransportError> {
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(headerList) }
         for (name, value) in request.headers + [("Expect", "")] {
@@ -96,12 +105,20 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var status = 0
         bs_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return .success(HTTPResponseData(status: status, headers: responseHeaders, body: responseBody))
+        var newConnections = 0
+        bs_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &newConnections)
+        var response = HTTPResponseData(status: status, headers: responseHeaders, body: responseBody)
+        response.newConnections = newConnections
+        return .success(response)
     }
 
     private func configure(_ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?, userdata: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>?) {
         bs_curl_setopt_string(handle, CURLOPT_URL, request.url)
         bs_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        if request.freshConnection {
+            bs_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+            bs_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+        }
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         bs_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
         if let ca = configuration.caCertificatePath { bs_curl_setopt_string(handle, CURLOPT_CAINFO, ca) }
@@ -162,6 +179,16 @@ final class CurlTransfer: @unchecked Sendable {
                 return n
             }
             bs_curl_setopt_pointer(handle, CURLOPT_READDATA, userdata)
+            // A kept-alive connection the server closed meanwhile makes libcurl resend on a new one:
+            // it rewinds the body through this.
+            bs_curl_setopt_seek_function(handle) { userdata, offset, origin in
+                guard let userdata, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+                let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                guard offset >= 0, offset <= me.request.body?.count ?? 0 else { return Int32(CURL_SEEKFUNC_FAIL) }
+                me.readOffset = Int(offset)
+                return Int32(CURL_SEEKFUNC_OK)
+            }
+            bs_curl_setopt_pointer(handle, CURLOPT_SEEKDATA, userdata)
         default:
             bs_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
             if let body = request.body {

@@ -79,9 +79,12 @@ public struct ScanAPI: Sendable {
     }
 
     /// The status a plain GET of the events route gets: after a refused upgrade, this says why
-    /// (401, 404, 503 …), since a WebSocket client only learns that the upgrade failed.
+    /// (401, 404, 503 …), since a WebSocket client only learns that the upgrade failed. It goes over a
+    /// new connection, as the WebSocket did: a proxy judges a connection by its first request.
     public func probeEventsRoute(jobId: UUID) async -> Int? {
-        try? await http.send(request("GET", Routes.events(jobId, after: 0))).status
+        var probe = request("GET", Routes.events(jobId, after: 0))
+        probe.freshConnection = true
+        return try? await http.send(probe).status
     }
 
     /// The `ws://` or `wss://` URL of a job's events.

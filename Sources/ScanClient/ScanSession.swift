@@ -28,8 +28,12 @@ public struct ScanSession: Sendable {
         public init() {}
     }
 
+    /// Makes a fresh stream that yields once when the user interrupts (at once if they already did).
+    /// A stream ends with the run that consumed it, so each tracked run (a resubmission too) needs its own.
+    public typealias Interrupts = @Sendable () -> AsyncStream<Void>
+
     /// Scans the file at `path`. Never throws: every way a run can end is a `ScanReport`.
-    public func scan(path: String, preparer: ImagePreparer, interrupts: AsyncStream<Void>? = nil, display: Display = .init()) async -> ScanReport {
+    public func scan(path: String, preparer: ImagePreparer, interrupts: Interrupts? = nil, display: Display = .init()) async -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
         let prepared: PreparedImage
@@ -49,7 +53,7 @@ public struct ScanSession: Sendable {
     }
 
     /// Uploads prepared bytes as `jobId` and follows the job to its end.
-    public func upload(_ prepared: PreparedImage, jobId: UUID, path: String, interrupts: AsyncStream<Void>?, display: Display) async -> ScanReport {
+    public func upload(_ prepared: PreparedImage, jobId: UUID, path: String, interrupts: Interrupts?, display: Display) async -> ScanReport {
         var report = ScanReport(image: path, outcome: .stopped, totalSeconds: 0)
         report.jobId = jobId
         report.bytesUp = prepared.jpeg.count
@@ -71,7 +75,7 @@ public struct ScanSession: Sendable {
             }
             do throws(ProgressTracker.UploadFailed) {
                 let run = try await tracker.run(
-                    jobId: jobId, upload: upload, timeout: timeout, interrupts: interrupts, observer: display.tracker)
+                    jobId: jobId, upload: upload, timeout: timeout, interrupts: interrupts?(), observer: display.tracker)
                 report.record(run)
                 report.uploadAttempts = attempts.load(ordering: .relaxed)
                 if case .jobLost = run.ending, submission == 0 { continue }
@@ -88,7 +92,7 @@ public struct ScanSession: Sendable {
     }
 
     /// Re-attaches to a job by id (`bookscan watch`): no upload, the tracker starts from `after=0`.
-    public func watch(jobId: UUID, interrupts: AsyncStream<Void>?, display: Display) async -> ScanReport {
+    public func watch(jobId: UUID, interrupts: Interrupts?, display: Display) async -> ScanReport {
         var report = ScanReport(image: "-", outcome: .stopped, totalSeconds: 0)
         report.jobId = jobId
         let api = self.api
@@ -97,7 +101,7 @@ public struct ScanSession: Sendable {
                 jobId: jobId,
                 upload: {
                     do throws(ScanAPIError) { return .success(try await api.status(jobId: jobId)) } catch { return .failure(error) }
-                }, timeout: timeout, interrupts: interrupts, observer: display.tracker)
+                }, timeout: timeout, interrupts: interrupts?(), observer: display.tracker)
             report.record(run)
             apply(run.ending, to: &report)
             report.totalSeconds = run.totalSeconds

@@ -3,6 +3,8 @@ import Foundation
 /// One entry of a job's ordered event log. `seq` is 1, 2, 3… per job, with no gaps; the
 /// client accepts an event only if its `seq` is new.
 public struct JobEvent: Codable, Sendable, Equatable {
+    enum CodingKeys: String, CodingKey { case jobId, seq, state, stage, fraction, timestamp, result, error }
+
     public var jobId: UUID
     public var seq: Int
     public var state: JobState
@@ -27,5 +29,18 @@ public struct JobEvent: Codable, Sendable, Equatable {
         self.timestamp = timestamp
         self.result = result
         self.error = error
+    }
+}
+
+extension JobEvent {
+    /// Decodes an event; a `fraction` outside 0…1 is clamped into it (the wire is not trusted).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            jobId: try c.decode(UUID.self, forKey: .jobId), seq: try c.decode(Int.self, forKey: .seq),
+            state: try c.decode(JobState.self, forKey: .state), stage: try c.decode(ScanStage.self, forKey: .stage),
+            fraction: ProgressFraction.clamped(try c.decode(Double.self, forKey: .fraction)),
+            timestamp: try c.decode(Date.self, forKey: .timestamp), result: try c.decodeIfPresent(ScanResult.self, forKey: .result),
+            error: try c.decodeIfPresent(ErrorBody.self, forKey: .error))
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 
 /// The current state of a job, as `PUT` and `GET /v1/scans/{jobId}` return it; polling reads this.
 public struct JobSnapshot: Codable, Sendable, Equatable {
+    enum CodingKeys: String, CodingKey {
+        case jobId, state, stage, fraction, seq, createdAt, updatedAt, startedAt, finishedAt, expiresAt, imageBytes, result, error, links
+    }
+
     public var jobId: UUID
     public var state: JobState
     public var stage: ScanStage
@@ -39,6 +43,21 @@ public struct JobSnapshot: Codable, Sendable, Equatable {
         self.result = result
         self.error = error
         self.links = links
+    }
+}
+
+extension JobSnapshot {
+    /// Decodes a snapshot; a `fraction` outside 0…1 is clamped into it (the wire is not trusted).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            jobId: try c.decode(UUID.self, forKey: .jobId), state: try c.decode(JobState.self, forKey: .state),
+            stage: try c.decode(ScanStage.self, forKey: .stage), fraction: ProgressFraction.clamped(try c.decode(Double.self, forKey: .fraction)),
+            seq: try c.decode(Int.self, forKey: .seq), createdAt: try c.decode(Date.self, forKey: .createdAt),
+            updatedAt: try c.decode(Date.self, forKey: .updatedAt), startedAt: try c.decodeIfPresent(Date.self, forKey: .startedAt),
+            finishedAt: try c.decodeIfPresent(Date.self, forKey: .finishedAt), expiresAt: try c.decode(Date.self, forKey: .expiresAt),
+            imageBytes: try c.decode(Int.self, forKey: .imageBytes), result: try c.decodeIfPresent(ScanResult.self, forKey: .result),
+            error: try c.decodeIfPresent(ErrorBody.self, forKey: .error), links: try c.decode(JobLinks.self, forKey: .links))
     }
 }
 

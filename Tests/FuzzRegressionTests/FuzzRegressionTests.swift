@@ -1,5 +1,6 @@
 import Foundation
 import FuzzHarness
+import ScanClient
 import Testing
 
 /// Replays every saved fuzz input (the seed corpus, crashes fixed, inputs that reached new coverage)
@@ -25,7 +26,9 @@ struct FuzzRegressionTests {
         #expect(!outcome.isViolation, "\(path): \(outcome)")
     }
 
-    @Test("each saved wire input decodes and round-trips stably, or fails with a DecodingError", arguments: inputs("wire"))
+    @Test(
+        "each saved wire input decodes and round-trips stably, or fails with a DecodingError; the tracker and display consume it",
+        arguments: inputs("wire"))
     func wire(path: String) throws {
         let outcome = WireDecodingFuzz.run(try Self.bytes(path))
         #expect(!outcome.isViolation, "\(path): \(outcome)")
@@ -37,6 +40,25 @@ struct FuzzRegressionTests {
             #expect(FuzzReplay.inputFiles([Self.seeds.appendingPathComponent(kind).path]).count >= 10)
             #expect(FuzzReplay.inputFiles([Self.regressions.appendingPathComponent(kind).path]).count >= 3)
         }
+    }
+
+    @Test("hostile numbers reach the tracker and the progress display, and are drawn within the bar")
+    func hostileNumbersAreConsumed() throws {
+        let wire = Self.regressions.appendingPathComponent("wire")
+        let huge = WireConsumptionFuzz.run(Data(try Self.bytes(wire.appendingPathComponent("hostile-event-fraction-huge.json").path)))
+        #expect(huge.contains("tracker(message): 1 drawn"), "\(huge)")
+        #expect(huge.contains("display(raw fraction)"), "\(huge)")
+        let snapshot = WireConsumptionFuzz.run(Data(try Self.bytes(wire.appendingPathComponent("hostile-snapshot-extremes.json").path)))
+        #expect(snapshot.contains { $0.hasPrefix("tracker(snapshot): ") && $0 != "tracker(snapshot): 0 drawn" }, "\(snapshot)")
+        let limits = WireConsumptionFuzz.run(Data(try Self.bytes(wire.appendingPathComponent("hostile-limits-extremes.json").path)))
+        #expect(limits.contains("settings(limits)"), "\(limits)")
+        #expect(ProgressBar.bar(1e308, width: 8) == "████████")
+        #expect(ProgressBar.bar(-5, width: 8) == "░░░░░░░░")
+        #expect(ProgressBar.bar(.nan, width: 4) == "░░░░")
+        #expect(ProgressBar.bar(0.5, width: -3) == "")
+        #expect(ProgressBar.percent(.infinity) == 100)
+        #expect(ProgressBar.percent(part: Int.max, of: 1) == 100)
+        #expect(ProgressBar.percent(part: 5, of: 0) == 0)
     }
 
     @Test("the harness flags what it must: a good JPEG and a good message are accepted, junk is rejected")

@@ -135,29 +135,74 @@ struct AnalyticsTests {
         #expect(records.count == 1)  // the partial line swallowed the next record's start: that line is lost as one
     }
 
-    @Test("rotation keeps one previous file and loses no record")
-    func rotation() throws {
+    @Test("rotation keeps `keep` previous files, oldest dropped first, and loses no record within them", arguments: [0, 1, 3])
+    func rotation(keep: Int) throws {
         let path = try temporaryDirectory() + "/r.jsonl"
         var sample = try record(strategy: .websocket)
         sample.jobId = "job-0"
         let lineLength = try WireCoding.encode(sample).count + 1
-        let log = AnalyticsLog(path: path, rotateBytes: 6 * lineLength + lineLength / 2)
-        for i in 0..<10 {
+        // 3 lines fit in a file; the 4th rotates.
+        let log = AnalyticsLog(path: path, rotateBytes: 3 * lineLength + lineLength / 2, keep: keep)
+        for i in 0..<13 {
             var r = sample
             r.jobId = "job-\(i)"
             try log.append(r)
         }
-        // 6 lines fit; the 7th rotates them to .1; lines 7…10 are in the current file: nothing lost.
-        #expect(FileManager.default.fileExists(atPath: path + ".1"))
-        #expect(log.read(includeRotated: false).records.map(\.jobId) == (6..<10).map { "job-\($0)" })
-        #expect(log.read().records.map(\.jobId) == (0..<10).map { "job-\($0)" })
-        // a second rotation drops the oldest file only
-        for i in 10..<13 {
-            var r = sample
-            r.jobId = "job-\(i)"
-            try log.append(r)
+        // Files: live 12; .1 9…11; .2 6…8; .3 3…5; (.4 0…2 dropped for keep ≤ 3).
+        #expect(log.read(includeRotated: false).records.map(\.jobId) == ["job-12"])
+        let kept = (12 - 3 * keep)..<13
+        #expect(log.read().records.map(\.jobId) == kept.map { "job-\($0)" })
+        for n in 1...4 { #expect(FileManager.default.fileExists(atPath: log.rotated(n)) == (n <= keep), "file .\(n)") }
+        // A smaller setting later drops what is beyond it at the next rotation.
+        if keep == 3 {
+            let smaller = AnalyticsLog(path: path, rotateBytes: log.rotateBytes, keep: 1)
+            for i in 13..<16 {
+                var r = sample
+                r.jobId = "job-\(i)"
+                try smaller.append(r)
+            }
+            #expect(!FileManager.default.fileExists(atPath: log.rotated(2)))
+            #expect(smaller.read().records.map(\.jobId) == (12..<16).map { "job-\($0)" })
         }
-        #expect(log.read().records.map(\.jobId) == (6..<13).map { "job-\($0)" })
+    }
+
+    @Test("readers take the shared lock: a reader waits while a writer holds the lock mid-rotation")
+    func readersLock() async throws {
+        let path = try temporaryDirectory() + "/locked.jsonl"
+        let log = AnalyticsLog(path: path)
+        var r = try record(strategy: .websocket)
+        r.jobId = "before"
+        try log.append(r)
+        // A writer takes the exclusive lock and is half-way through a rotation: the live file is moved away.
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX) == 0)
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".half")
+        let reader = Task.detached { log.read().records.map(\.jobId) }
+        // The reader is blocked on the lock (the kernel lists it as waiting), or — without the lock — done already.
+        var inode = stat()
+        #expect(stat(path + ".lock", &inode) == 0)
+        let waiting = await Self.until { Self.lockWaiters(inode: UInt64(inode.st_ino)) > 0 }
+        // The writer finishes: the file is back where it belongs.
+        try FileManager.default.moveItem(atPath: path + ".half", toPath: path)
+        #expect(flock(fd, LOCK_UN) == 0)
+        #expect(await reader.value == ["before"], "the reader saw the half-done rotation")
+        #expect(waiting)
+    }
+
+    /// Processes waiting for a lock on the file with `inode`, from /proc/locks (`-> FLOCK …` lines).
+    static func lockWaiters(inode: UInt64) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains("->") && $0.contains(":\(inode) ") }.count
+    }
+
+    static func until(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<400 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+        return condition()
     }
 
     @Test("memory: two network failures prefer polling; a server 5xx does not count; a success clears; verdicts expire")
@@ -219,6 +264,49 @@ struct AnalyticsTests {
         #expect(!a.id.contains("192"))
         #expect(NetworkFingerprint.serverID("https://scan.example.com") == NetworkFingerprint.serverID("https://SCAN.example.com:443"))
         #expect(NetworkFingerprint.serverID(nil) == "embedded")
+    }
+
+    static let ipv6Route = """
+        00000000000000000000000000000000 00 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003     eth0
+        fe800000000000000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001     eth0
+        00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000001 00000000 00200200       lo
+        """
+
+    @Test("an IPv6-only host: each network's default route gives its own id")
+    func fingerprintIPv6() {
+        let noIPv4 = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+        let home = NetworkFingerprint.make(route: noIPv4, ipv6Route: Self.ipv6Route, arp: "", environment: [:])
+        let cafe = NetworkFingerprint.make(
+            route: noIPv4, ipv6Route: Self.ipv6Route.replacingOccurrences(of: "fe800000000000000000000000000001", with: "fe80000000000000021122fffe334455"),
+            arp: "", environment: [:])
+        let none = NetworkFingerprint.make(route: noIPv4, ipv6Route: "", arp: "", environment: [:])
+        #expect(home.id != cafe.id)
+        #expect(home.id != none.id)
+        #expect(home.interface == "eth0")
+        #expect(home == NetworkFingerprint.make(route: noIPv4, ipv6Route: Self.ipv6Route, arp: "", environment: [:]))
+        // The loopback "unreachable" default route alone is no network.
+        let loopbackOnly = Self.ipv6Route.split(separator: "\n").filter { $0.hasSuffix("lo") }.joined(separator: "\n")
+        #expect(NetworkFingerprint.make(route: noIPv4, ipv6Route: loopbackOnly, arp: "", environment: [:]).id == none.id)
+        // An IPv4-only host keeps the id earlier versions gave it (SHA-256 of "eth0|192.168.1.1|aa:bb:cc:dd:ee:ff||||"),
+        // so remembered verdicts stay valid.
+        #expect(NetworkFingerprint.make(route: Self.route, ipv6Route: "", arp: Self.arp, environment: [:]).id == "1fb0d0bf3211ca53")
+    }
+
+    @Test("a cold ARP cache (no entry, or an incomplete one) gives the same id as a warm one once the MAC was seen")
+    func fingerprintColdARP() {
+        let warm = NetworkFingerprint.make(route: Self.route, arp: Self.arp, environment: [:])
+        let learned = warm.gatewayMAC
+        #expect(learned?.mac == "aa:bb:cc:dd:ee:ff")
+        let known = learned.map { [$0.gateway: $0.mac] } ?? [:]
+        let emptyARP = "IP address       HW type     Flags       HW address            Mask     Device\n"
+        let incomplete = emptyARP + "192.168.1.1      0x1         0x0         00:00:00:00:00:00     *        eth0\n"
+        for arp in [emptyARP, incomplete] {
+            #expect(NetworkFingerprint.make(route: Self.route, arp: arp, environment: [:], knownGatewayMACs: known).id == warm.id)
+        }
+        // Another network with the same gateway address but another MAC is still told apart.
+        let other = NetworkFingerprint.make(
+            route: Self.route, arp: Self.arp.replacingOccurrences(of: "aa:bb", with: "00:11"), environment: [:], knownGatewayMACs: known)
+        #expect(other.id != warm.id)
     }
 
     @Test("records never contain the token, and round-trip")

@@ -3,7 +3,9 @@ import ScanProtocol
 
 /// One fuzz input decoded as every wire type of ScanProtocol. A decode may fail only with a
 /// `DecodingError`; a value that decodes must re-encode, and its encoding must decode to a value
-/// that encodes to the same bytes again (the round trip is stable after one pass).
+/// that encodes to the same bytes again (the round trip is stable after one pass). Then the client
+/// consumes it (`WireConsumptionFuzz`: the tracker state machine and the progress display), which
+/// must not trap whatever numbers it carries.
 public enum WireDecodingFuzz {
     /// Every type that crosses the wire, from whole messages down to the enums inside them.
     static let checks: [(String, @Sendable (Data) -> FuzzOutcome)] = [
@@ -44,6 +46,7 @@ public enum WireDecodingFuzz {
             case .rejected: continue
             }
         }
+        _ = WireConsumptionFuzz.run(data)
         return accepted.isEmpty ? .rejected("no wire type decodes it") : .accepted(accepted.joined(separator: ", "))
     }
 

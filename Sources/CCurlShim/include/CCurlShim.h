@@ -10,6 +10,7 @@ CURLcode bs_curl_setopt_string(CURL *handle, CURLoption option, const char *valu
 CURLcode bs_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode bs_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode bs_curl_setopt_read_function(CURL *handle, curl_read_callback callback);
+CURLcode bs_curl_setopt_seek_function(CURL *handle, curl_seek_callback callback);
 CURLcode bs_curl_setopt_write_function(CURL *handle, curl_write_callback callback);
 CURLcode bs_curl_setopt_header_function(CURL *handle, curl_write_callback callback);
 CURLcode bs_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);

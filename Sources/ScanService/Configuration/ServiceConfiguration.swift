@@ -60,14 +60,14 @@ public struct ServiceConfiguration: Sendable {
         uploadMemory: Int = 256 * 1024 * 1024,
         maxPixels: Int = 50_000_000,
         recommendedLongSide: Int = 1920,
-        jobTTL: Duration = .seconds(3600),
-        heartbeatInterval: Duration = .seconds(2),
+        jobTTL: Duration = ServiceConfiguration.defaultJobTTL,
+        heartbeatInterval: Duration = ServiceConfiguration.defaultHeartbeatInterval,
         pingInterval: Duration = .seconds(10),
         streamGrace: Duration = .milliseconds(250),
         maxSubscribersPerJob: Int = 32,
         maxConnectionsPerClient: Int? = 256,
-        headerTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(30),
+        headerTimeout: Duration = ServiceConfiguration.defaultHeaderTimeout,
+        idleTimeout: Duration = ServiceConfiguration.defaultIdleTimeout,
         retryAfterSeconds: Int = 2,
         engine: ScanEngine.Configuration = .init()
     ) {
@@ -95,6 +95,15 @@ public struct ServiceConfiguration: Sendable {
 
     /// `http` or `https`, as clients should call the service.
     public var scheme: String { tls == nil ? "http" : "https" }
+
+    /// How long a finished job stays readable unless told otherwise.
+    public static let defaultJobTTL: Duration = .seconds(3600)
+    /// Heartbeat interval on event sockets unless told otherwise.
+    public static let defaultHeartbeatInterval: Duration = .seconds(2)
+    /// Time for a new connection's first request head unless told otherwise.
+    public static let defaultHeaderTimeout: Duration = .seconds(10)
+    /// Idle-connection and stalled-body timeout unless told otherwise.
+    public static let defaultIdleTimeout: Duration = .seconds(30)
 
     /// One worker per core.
     public static var defaultWorkers: Int { max(1, System.coreCount) }

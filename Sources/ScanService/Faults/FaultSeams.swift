@@ -15,6 +15,8 @@ package struct FaultSeams: Sendable {
     /// Sleep this long after each progress step of a scan, so scans last long enough to disturb
     /// (`bookscan serve --scan-step-delay SECONDS`, hidden).
     package var scanStepDelay: Duration?
+    /// Called on the thread that validates an upload (tests check it is off the cooperative pool).
+    package var observeValidation: (@Sendable () -> Void)?
 
     package init(
         refuseUpgradeStatus: Int? = nil,
@@ -22,7 +24,8 @@ package struct FaultSeams: Sendable {
         dropSocketAfterEvents: Int? = nil,
         failEveryNthPoll: Int? = nil,
         responseDelay: Duration? = nil,
-        scanStepDelay: Duration? = nil
+        scanStepDelay: Duration? = nil,
+        observeValidation: (@Sendable () -> Void)? = nil
     ) {
         self.refuseUpgradeStatus = refuseUpgradeStatus
         self.silentSockets = silentSockets
@@ -30,6 +33,7 @@ package struct FaultSeams: Sendable {
         self.failEveryNthPoll = failEveryNthPoll
         self.responseDelay = responseDelay
         self.scanStepDelay = scanStepDelay
+        self.observeValidation = observeValidation
     }
 }
 

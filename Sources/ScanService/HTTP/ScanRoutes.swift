@@ -5,6 +5,7 @@ import Hummingbird
 import HTTPTypes
 import ImageKit
 import NIOCore
+import NIOPosix
 import ScanProtocol
 import Synchronization
 
@@ -63,7 +64,7 @@ final class ScanRoutes: Sendable {
         if let existing = try await store.lookup(id, digest: digest, now: Date()) {
             admission = existing
         } else {
-            try validate(bytes)
+            try await validateOffPool(bytes)
             admission = try await store.admit(id: id, image: bytes, digest: digest, now: Date())
         }
         switch admission {
@@ -113,15 +114,26 @@ final class ScanRoutes: Sendable {
     }
 
     /// Refuses what the engine could not scan before a job exists: a bad header, too many pixels
-    /// (from the header alone, before any allocation), or data libjpeg cannot decode.
-    private func validate(_ bytes: [UInt8]) throws {
+    /// (from the header alone, before any allocation), or data libjpeg cannot decode. One 1/8-scale
+    /// decode does both (libjpeg reads the header first and refuses too many pixels before
+    /// allocating), on the blocking thread pool: never on the cooperative pool that serves requests.
+    private func validateOffPool(_ bytes: [UInt8]) async throws {
+        let maxPixels = configuration.maxPixels, observe = configuration.faults.observeValidation
+        let outcome: Result<Void, ImageError>
         do {
-            let header = try JPEGDecoder.readHeader(bytes)
-            guard header.width * header.height <= configuration.maxPixels else {
-                throw ImageError.tooManyPixels(width: header.width, height: header.height, limit: configuration.maxPixels)
+            outcome = try await NIOThreadPool.singleton.runIfActive {
+                observe?()
+                do throws(ImageError) {
+                    _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: maxPixels)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
             }
-            _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: configuration.maxPixels)
-        } catch let error as ImageError {
+        } catch {
+            throw ServiceError(.serviceUnavailable, .internal, "the service is shutting down", retryable: true)
+        }
+        if case .failure(let error) = outcome {
             if case .tooManyPixels = error {
                 throw ServiceError(.unprocessableContent, .tooManyPixels, error.description)
             }

@@ -28,8 +28,6 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Skip photos whose result exists for the same bytes.") var resume = false
     @OptionGroup var tracking: TrackingOptions
     @Flag(help: "Print a machine summary as JSON on stdout.") var json = false
-    @Option(name: .customLong("analytics-log"), help: "Analytics log (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
-    var analyticsLog: String?
     @Flag(help: "Print nothing but errors.") var quiet = false
 
     func validate() throws {
@@ -53,12 +51,12 @@ struct BatchCommand: AsyncParsableCommand {
         let cores = ServiceConfiguration.defaultWorkers
         let endpoint = try await ServiceEndpoint.resolve(server: settings.server, token: settings.token, workers: cores)
         let parallel = jobs ?? (endpoint.embedded == nil ? 4 : 2 * cores)
-        let recorder = RunRecorder(
-            logPath: analyticsLog, disabled: false, server: endpoint.embedded == nil ? endpoint.baseURL : nil, adaptive: settings.adaptiveFromConfig)
+        let recorder = RunRecorder(tracking: settings, server: endpoint.embedded == nil ? endpoint.baseURL : nil)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
         let store = BatchResultStore(directory: outDirectory)
         let batch = BatchRunner(runner: runner, store: store, display: display, parallel: parallel, resume: resume)
         let summary = await batch.run(found.photos, skipped: found.skipped, interrupt: interrupt)
+        await runner.finish()
         await endpoint.stop()
         var bookListFailed = false
         do {
@@ -72,6 +70,7 @@ struct BatchCommand: AsyncParsableCommand {
         if json {
             print(String(decoding: try WireCoding.encode(summary), as: UTF8.self))
         }
+        display.finish()
         display.message(summary.text(results: outDirectory), error: summary.failed > 0)
         if summary.interrupted { throw ExitCode(ExitStatus.interrupted.rawValue) }
         if summary.failed > 0 { throw ExitCode(ExitStatus.batchFailures.rawValue) }

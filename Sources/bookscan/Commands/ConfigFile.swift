@@ -1,10 +1,11 @@
 import Foundation
+import ScanAnalytics
 
 /// `$XDG_CONFIG_HOME/bookscan/config.toml` (default `~/.config/bookscan/config.toml`): defaults for
 /// `scan` and `watch`. Precedence: command line > environment > this file > built-in defaults.
 ///
 /// The file is flat TOML — `key = value` lines with strings, booleans or numbers, and `#` comments —
-/// with the keys `server`, `token_file`, `strategy`, `adaptive`, `poll_interval`, `timeout`. (The
+/// with the keys `server`, `token_file`, `strategy`, `adaptive`, `poll_interval`, `timeout`, `analytics_keep`. (The
 /// one TOML package in this build's package mirror cannot be resolved here, so this flat subset is
 /// read directly; anything outside it is an error that names the line.)
 struct ConfigFile: Equatable {
@@ -14,8 +15,9 @@ struct ConfigFile: Equatable {
     var adaptive: Bool?
     var pollInterval: String?
     var timeout: String?
+    var analyticsKeep: Int?
 
-    static let keys: Set<String> = ["server", "token_file", "strategy", "adaptive", "poll_interval", "timeout"]
+    static let keys: Set<String> = ["server", "token_file", "strategy", "adaptive", "poll_interval", "timeout", "analytics_keep"]
 
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/bookscan/config.toml" }
@@ -42,6 +44,12 @@ struct ConfigFile: Equatable {
             switch (key, value) {
             case ("adaptive", .bool(let b)): config.adaptive = b
             case ("adaptive", _): throw fail("adaptive must be true or false")
+            case ("analytics_keep", .number(let n)):
+                guard n.rounded() == n, n >= 0, n <= Double(AnalyticsLog.maximumKeep) else {
+                    throw fail("analytics_keep must be a whole number 0…\(AnalyticsLog.maximumKeep)")
+                }
+                config.analyticsKeep = Int(n)
+            case ("analytics_keep", _): throw fail("analytics_keep must be a whole number 0…\(AnalyticsLog.maximumKeep)")
             case (_, .string(let s)):
                 switch key {
                 case "server": config.server = s

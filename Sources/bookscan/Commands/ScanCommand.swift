@@ -27,10 +27,6 @@ struct ScanCommand: AsyncParsableCommand {
     var annotate: String?
     @Option(help: "Write every book (image, book, row, position, title, author, confidences, box) as CSV to this file.")
     var csv: String?
-    @Option(name: .customLong("analytics-log"), help: "Analytics log (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
-    var analyticsLog: String?
-    @Flag(name: .customLong("no-analytics"), help: "Do not append to the analytics log.") var noAnalytics = false
-    @Flag(help: "Remember per network whether the WebSocket works, and poll where it does not.") var adaptive = false
     @Flag(help: "Print nothing but errors.") var quiet = false
     @Flag(help: "Print retries, fallbacks and timings.") var verbose = false
 
@@ -60,9 +56,7 @@ struct ScanCommand: AsyncParsableCommand {
             display.message("bookscan: could not start the embedded scan service: \(error)", error: true)
             throw ExitCode(ExitStatus.unreachable.rawValue)
         }
-        let recorder = RunRecorder(
-            logPath: analyticsLog, disabled: noAnalytics, server: endpoint.embedded == nil ? endpoint.baseURL : nil,
-            adaptive: adaptive || settings.adaptiveFromConfig)
+        let recorder = RunRecorder(tracking: settings, server: endpoint.embedded == nil ? endpoint.baseURL : nil)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: verbose, recorder: recorder)
         var statuses: [ExitStatus] = []
         var books: [[String]] = [BookList.csvHeader]
@@ -70,11 +64,12 @@ struct ScanCommand: AsyncParsableCommand {
         for (slot, image) in images.enumerated() {
             if interrupt.fired { break }
             if limits == nil { limits = await runner.limits() }
-            let report = await runner.scan(image: image, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: events)
+            let report = await runner.scan(image: image, slot: slot, limits: limits, interrupt: interrupt, printEvents: events)
             statuses.append(ExitStatus(report))
             if let result = report.result { books += BookList.csvRows(image: report.image, result: result) }
             if !finish(report, display: display, endpoint: endpoint, server: settings.server) { statuses.append(.outputUnwritable) }
         }
+        await runner.finish()
         await endpoint.stop()
         if let csv {
             do { try Data(BookList.csv(books).utf8).write(to: URL(fileURLWithPath: csv), options: .atomic) } catch {

@@ -23,33 +23,35 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Jobs that may wait for a worker before uploads get 503.") var queue = 256
     @Option(name: .customLong("max-bytes"), help: "Largest upload in bytes.") var maxBytes = 20 * 1024 * 1024
     @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = 50_000_000
-    @Option(name: .customLong("job-ttl"), help: "Seconds a finished job stays readable.") var jobTTL = 3600.0
-    @Option(help: "Seconds between heartbeats on event sockets.") var heartbeat = 2.0
+    @Option(name: .customLong("job-ttl"), help: "How long a finished job stays readable (e.g. 3600, 90m, 1h).")
+    var jobTTL = CommandDuration(ServiceConfiguration.defaultJobTTL)
+    @Option(help: "Time between heartbeats on event sockets (e.g. 2s, 500ms).")
+    var heartbeat = CommandDuration(ServiceConfiguration.defaultHeartbeatInterval)
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS + WSS (needs --tls-key).") var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key of --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("upload-memory"), help: "Bytes all uploads in progress may buffer at once; more get 503.")
     var uploadMemory = 256 * 1024 * 1024
     @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
     var maxConnectionsPerClient = 256
-    @Option(name: .customLong("header-timeout"), help: "Seconds a new connection has to send its first request head.")
-    var headerTimeout = 10.0
-    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle kept-alive connection or a stalled body is closed.")
-    var idleTimeout = 30.0
+    @Option(name: .customLong("header-timeout"), help: "How long a new connection has to send its first request head.")
+    var headerTimeout = CommandDuration(ServiceConfiguration.defaultHeaderTimeout)
+    @Option(name: .customLong("idle-timeout"), help: "How long before an idle kept-alive connection or a stalled body is closed.")
+    var idleTimeout = CommandDuration(ServiceConfiguration.defaultIdleTimeout)
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
     @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
-    @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: Double?
+    @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: CommandDuration?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
-        guard jobTTL > 0, heartbeat > 0 else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
+        guard jobTTL.duration > .zero, heartbeat.duration > .zero else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no cap) or more") }
-        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
+        guard headerTimeout.duration > .zero, idleTimeout.duration > .zero else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
     }
 
     func run() async throws {
@@ -65,11 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
-            jobTTL: .milliseconds(Int64(jobTTL * 1000)), heartbeatInterval: .milliseconds(Int64(heartbeat * 1000))).injecting(FaultSeams(scanStepDelay: scanStepDelay.map { .milliseconds(Int64($0 * 1000)) }))
+            jobTTL: jobTTL.duration, heartbeatInterval: heartbeat.duration
+        ).injecting(FaultSeams(scanStepDelay: scanStepDelay?.duration))
         settings.uploadMemory = max(uploadMemory, maxBytes)
         settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
-        settings.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
-        settings.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        settings.headerTimeout = headerTimeout.duration
+        settings.idleTimeout = idleTimeout.duration
         settings.ocr = OCRSettings(dataPath: ocrData, language: ocrLanguage)
         if let tlsCertificate, let tlsKey {
             do {

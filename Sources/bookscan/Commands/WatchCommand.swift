@@ -27,9 +27,9 @@ struct WatchCommand: AsyncParsableCommand {
         defer { signalTask.cancel() }
         let display = ProgressDisplay(quiet: quiet)
         let endpoint = try await ServiceEndpoint.resolve(server: server, token: settings.token)
-        let recorder = RunRecorder(logPath: nil, disabled: false, server: endpoint.baseURL, adaptive: false)
+        let recorder = RunRecorder(tracking: settings, server: endpoint.baseURL)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
-        var report = await runner.watch(jobId: id, interrupts: interrupt.stream(), printEvents: events)
+        var report = await runner.watch(jobId: id, interrupt: interrupt, printEvents: events)
         report.image = id.uuidString.lowercased()
         if json { ReportPrinter.printJSON(report) }
         display.message(ReportPrinter.summary(report, reattach: server, verbose: false), error: report.outcome != .succeeded)

@@ -37,7 +37,7 @@ final class ProgressDisplay: Sendable {
     func uploading(_ slot: Int, sent: Int, total: Int) {
         guard total > 0 else { return }
         state.withLockedValue { s in
-            s.lines[slot]?.stage = "uploading \(sent * 100 / total)%"
+            s.lines[slot]?.stage = "uploading \(ProgressBar.percent(part: sent, of: total))%"
         }
         redraw(force: false)
     }
@@ -51,7 +51,7 @@ final class ProgressDisplay: Sendable {
         let stageText = event.state.isTerminal ? event.state.rawValue : event.stage.label
         let changed: (String, Line)? = state.withLockedValue { s in
             guard var line = s.lines[slot] else { return nil }
-            line.fraction = max(line.fraction, fraction)
+            line.fraction = max(line.fraction, ProgressFraction.clamped(fraction))
             line.stage = stageText
             let changed = line.lastStage != stageText
             line.lastStage = stageText
@@ -59,7 +59,7 @@ final class ProgressDisplay: Sendable {
             return changed ? (stageText, line) : nil
         }
         if style == .lines, let (_, line) = changed {
-            write("\(line.name): \(Int(line.fraction * 100))% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")\n")
+            write("\(line.name): \(ProgressBar.percent(line.fraction))% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")\n")
         }
         redraw(force: event.state.isTerminal)
     }
@@ -80,6 +80,16 @@ final class ProgressDisplay: Sendable {
         redraw(force: false)
     }
 
+    /// Clears the live region for good (a batch's closing summary goes where it was); later messages
+    /// are plain lines.
+    func finish() {
+        clearLive()
+        state.withLockedValue { s in
+            s.lines = [:]
+            s.overall = nil
+        }
+    }
+
     /// Prints a message above the live lines.
     func message(_ text: String, error: Bool = false) {
         if style == .quiet && !error { return }
@@ -95,7 +105,8 @@ final class ProgressDisplay: Sendable {
             s.drawnLines = 0
             return n
         }
-        if drawn > 0 { write(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawn - 1) + "\r\u{1B}[2K") }
+        // The cursor is on the last live line: clear it, then each line above, ending at the top one's start.
+        if drawn > 0 { write("\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawn - 1)) }
     }
 
     private func redraw(force: Bool) {
@@ -115,9 +126,8 @@ final class ProgressDisplay: Sendable {
 
     private static func render(_ line: Line) -> String {
         let width = 24
-        let filled = Int((line.fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let percent = String(Int((line.fraction * 100).rounded(.down))).leftPad(3)
+        let bar = ProgressBar.bar(line.fraction, width: width)
+        let percent = String(ProgressBar.percent(line.fraction)).leftPad(3)
         let name = line.name.count > 28 ? "…" + line.name.suffix(27) : line.name
         return "\(name) \(bar) \(percent)% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")"
     }

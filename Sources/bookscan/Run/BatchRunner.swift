@@ -42,8 +42,14 @@ struct BatchRunner: Sendable {
                     next += 1
                     running += 1
                     group.addTask {
+                        let photoStarted = ContinuousClock.now
+                        let forced = interrupt.onForcedExit {
+                            var stopped = ScanRunner.forcedStop(image: photo.relative, since: photoStarted)
+                            stopped.image = photo.relative
+                            try? store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stopped))
+                        }
                         var report = await runner.scan(
-                            image: photo.path, slot: slot, limits: limits, interrupts: interrupt.stream(), printEvents: false, command: "batch")
+                            image: photo.path, slot: slot, limits: limits, interrupt: interrupt, printEvents: false, command: "batch")
                         if report.inputError == .notFound {
                             // It was there when the folder was listed: it vanished before its turn.
                             report.inputError = .vanished("deleted after the folder was listed, before its turn")
@@ -51,11 +57,14 @@ struct BatchRunner: Sendable {
                         }
                         var stored = report
                         stored.image = photo.relative
-                        do {
-                            try store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stored))
-                        } catch {
-                            display.message("bookscan: \(photo.relative): could not write its result: \(error)", error: true)
+                        let written = interrupt.finishing(forced) {
+                            do {
+                                try store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stored))
+                            } catch {
+                                display.message("bookscan: \(photo.relative): could not write its result: \(error)", error: true)
+                            }
                         }
+                        guard written else { return }  // a second Ctrl-C wrote it as stopped; the process is exiting
                         let line = progress.withLockedValue { s in
                             s.add(stored)
                             return s.overallLine(elapsed: ContinuousClock.now - started, queued: queued)

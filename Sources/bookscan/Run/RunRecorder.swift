@@ -11,8 +11,10 @@ struct RunRecorder: Sendable {
     let server: String
     let adaptive: Bool
 
-    init(logPath: String?, disabled: Bool, server: String?, adaptive: Bool) {
-        log = disabled ? nil : AnalyticsLog(path: AnalyticsLog.defaultPath(override: logPath))
+    init(tracking: ResolvedTracking, server: String?) {
+        log = tracking.analyticsDisabled
+            ? nil : AnalyticsLog(path: AnalyticsLog.defaultPath(override: tracking.analyticsLog), keep: tracking.analyticsKeep)
+        let adaptive = tracking.adaptive
         memory = StrategyMemory(path: StrategyMemory.defaultPath())
         network = NetworkFingerprint.current()
         self.server = NetworkFingerprint.serverID(server)

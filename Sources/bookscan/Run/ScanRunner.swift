@@ -13,6 +13,7 @@ struct ScanRunner: Sendable {
     let display: ProgressDisplay
     let verbose: Bool
     let recorder: RunRecorder
+    let probes = BackgroundProbes()
     private let logger: Logger
 
     init(endpoint: ServiceEndpoint, tracking: ResolvedTracking, display: ProgressDisplay, verbose: Bool, recorder: RunRecorder) {
@@ -38,7 +39,7 @@ struct ScanRunner: Sendable {
     /// The server's limits; nil (and defaults are used) when it cannot say.
     func limits() async -> ServiceLimits? { try? await api.limits() }
 
-    func scan(image: String, slot: Int, limits: ServiceLimits?, interrupts: AsyncStream<Void>, printEvents: Bool, command: String = "scan")
+    func scan(image: String, slot: Int, limits: ServiceLimits?, interrupt: InterruptSignal, printEvents: Bool, command: String = "scan")
         async -> ScanReport
     {
         let name = (image as NSString).lastPathComponent
@@ -48,23 +49,57 @@ struct ScanRunner: Sendable {
         if adaptivePolling && verbose {
             display.message("\(image): this network's WebSocket failed recently; polling, with a background WebSocket probe")
         }
-        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy, limits: limits).scan(
-            path: image, preparer: preparer, interrupts: interrupts, display: callbacks(slot: slot, image: image, printEvents: printEvents))
-        display.end(slot)
-        var probe: Bool?
-        if adaptivePolling, let jobId = report.jobId, report.outcome == .succeeded {
-            probe = await WebSocketProbe(api: api).probe(jobId: jobId)
+        let started = ContinuousClock.now
+        let log = self.recorder, screen = self.display
+        let forced = interrupt.onForcedExit {
+            log.record(
+                Self.forcedStop(image: image, since: started), command: command, adaptivePolling: adaptivePolling ? true : nil, display: screen)
         }
-        recorder.record(report, command: command, adaptivePolling: adaptivePolling ? true : nil, probeSucceeded: probe, display: display)
+        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy, limits: limits).scan(
+            path: image, preparer: preparer, interrupts: { interrupt.stream() }, display: callbacks(slot: slot, image: image, printEvents: printEvents))
+        // A second Ctrl-C may have recorded it already (the process is exiting).
+        interrupt.finishing(forced) {
+            display.end(slot)
+            let api = self.api
+            if adaptivePolling, let jobId = report.jobId, report.outcome == .succeeded,
+                probes.start(
+                    { await WebSocketProbe(api: api).probe(jobId: jobId) },
+                    then: { probe in
+                        log.record(report, command: command, adaptivePolling: true, probeSucceeded: probe, display: screen)
+                    })
+            {
+                return
+            }
+            recorder.record(report, command: command, adaptivePolling: adaptivePolling ? true : nil, display: display)
+        }
         return report
     }
 
-    func watch(jobId: UUID, interrupts: AsyncStream<Void>, printEvents: Bool) async -> ScanReport {
+    /// What a run still in flight records when a second Ctrl-C ends the process.
+    static func forcedStop(image: String, since started: ContinuousClock.Instant) -> ScanReport {
+        var report = ScanReport(image: image, outcome: .stopped, totalSeconds: (ContinuousClock.now - started).inSeconds)
+        report.error = "stopped at once (a second Ctrl-C); the job may still be running"
+        return report
+    }
+
+    /// Waits for the background probe in flight (its run's record is written when it ends).
+    func finish() async { await probes.drain() }
+
+    func watch(jobId: UUID, interrupt: InterruptSignal, printEvents: Bool) async -> ScanReport {
         display.begin(0, name: jobId.uuidString.lowercased())
+        let started = ContinuousClock.now
+        let log = self.recorder, screen = self.display
+        let forced = interrupt.onForcedExit {
+            var report = Self.forcedStop(image: "-", since: started)
+            report.jobId = jobId
+            log.record(report, command: "watch", display: screen)
+        }
         let report = await session(mode: tracking.strategy).watch(
-            jobId: jobId, interrupts: interrupts, display: callbacks(slot: 0, image: "-", printEvents: printEvents))
-        display.end(0)
-        recorder.record(report, command: "watch", display: display)
+            jobId: jobId, interrupts: { interrupt.stream() }, display: callbacks(slot: 0, image: "-", printEvents: printEvents))
+        interrupt.finishing(forced) {
+            display.end(0)
+            recorder.record(report, command: "watch", display: display)
+        }
         return report
     }
 
