@@ -15,10 +15,14 @@ extension Logger {
 
 extension EmbeddedScanService {
     /// Starts an embedded service on an ephemeral loopback port that logs nothing below `level`.
-    public static func startQuietly(_ configuration: ServiceConfiguration = .init(), level: Logger.Level = .critical) async throws
-        -> EmbeddedScanService
-    {
-        try await start(configuration: configuration, logger: .quiet("test.service", level: level))
+    /// Unless `readsTitles`, the service only finds boxes: the synthetic shelves of transport and
+    /// service tests carry no text, and reading every spine in every direction would only load the machine.
+    public static func startQuietly(
+        _ configuration: ServiceConfiguration = .init(), level: Logger.Level = .critical, readsTitles: Bool = false
+    ) async throws -> EmbeddedScanService {
+        var configuration = configuration
+        if !readsTitles { configuration.ocr = nil }
+        return try await start(configuration: configuration, logger: .quiet("test.service", level: level))
     }
 
     /// `GET /healthz` of this service, decoded.

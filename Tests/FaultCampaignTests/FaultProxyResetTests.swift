@@ -15,7 +15,7 @@ struct FaultProxyResetTests {
     /// What a raw client socket saw after sending `bytes`: the read's return value and errno.
     static func sendThenRead(port: Int, bytes: [UInt8]) async throws -> (read: Int, error: Int32) {
         try await onThread {
-            let socket = try RawSocket(port: port, hangGuard: 10)
+            let socket = try RawSocket(port: port)
             defer { socket.close() }
             guard socket.send(bytes) else { return (-3, errno) }
             let read = socket.readOnce()

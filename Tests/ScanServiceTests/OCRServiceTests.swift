@@ -13,7 +13,7 @@ struct OCRServiceTests {
 
     @Test("/healthz names the OCR engine, its version and language; a scan's books carry titles")
     func healthAndTitles() async throws {
-        let harness = try await ServiceHarness.start()
+        let harness = try await ServiceHarness.start(readsTitles: true)
         let health = try await harness.health()
         #expect(health.ocr?.engine == "tesseract")
         #expect(health.ocr?.language == "eng")

@@ -16,8 +16,8 @@ struct ServiceHarness {
     let http = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(30)))
     var token: String?
 
-    static func start(_ configuration: ServiceConfiguration = .init()) async throws -> ServiceHarness {
-        let service = try await EmbeddedScanService.startQuietly(configuration, level: .warning)
+    static func start(_ configuration: ServiceConfiguration = .init(), readsTitles: Bool = false) async throws -> ServiceHarness {
+        let service = try await EmbeddedScanService.startQuietly(configuration, level: .warning, readsTitles: readsTitles)
         return ServiceHarness(service: service, token: configuration.token)
     }
 
