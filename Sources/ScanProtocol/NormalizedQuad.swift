@@ -56,7 +56,8 @@ public struct NormalizedQuad: Codable, Sendable, Hashable {
             guard pair.count == 2 else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "a polygon point is [x, y]")
             }
-            points.append(NormalizedPoint(x: pair[0], y: pair[1]))
+            // Clamped to 0…1: the wire is not trusted.
+            points.append(NormalizedPoint(x: WireNumbers.unit(pair[0]), y: WireNumbers.unit(pair[1])))
         }
         guard points.count == 4 else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "a polygon has 4 points, not \(points.count)")

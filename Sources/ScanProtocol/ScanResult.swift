@@ -22,4 +22,19 @@ public struct ScanResult: Codable, Sendable, Hashable {
         self.spines = spines
         self.timings = timings
     }
+
+    private enum CodingKeys: String, CodingKey { case imageWidth, imageHeight, workingWidth, workingHeight, rows, spines, timings }
+
+    /// Decodes a result; sizes are clamped to 0…`WireNumbers.maxCount` (the wire is not trusted), and
+    /// so is everything inside it (see `WireNumbers`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            imageWidth: WireNumbers.count(try c.decode(Int.self, forKey: .imageWidth)),
+            imageHeight: WireNumbers.count(try c.decode(Int.self, forKey: .imageHeight)),
+            workingWidth: WireNumbers.count(try c.decode(Int.self, forKey: .workingWidth)),
+            workingHeight: WireNumbers.count(try c.decode(Int.self, forKey: .workingHeight)),
+            rows: try c.decode([ShelfRow].self, forKey: .rows), spines: try c.decode([Spine].self, forKey: .spines),
+            timings: try c.decode([StageTiming].self, forKey: .timings))
+    }
 }

@@ -9,4 +9,14 @@ public struct ShelfRow: Codable, Sendable, Hashable {
         self.box = box
         self.spineCount = spineCount
     }
+
+    private enum CodingKeys: String, CodingKey { case index, box, spineCount }
+
+    /// Decodes a row; index and count are clamped to 0…`WireNumbers.maxCount` (the wire is not trusted).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            index: WireNumbers.count(try c.decode(Int.self, forKey: .index)), box: try c.decode(NormalizedBox.self, forKey: .box),
+            spineCount: WireNumbers.count(try c.decode(Int.self, forKey: .spineCount)))
+    }
 }

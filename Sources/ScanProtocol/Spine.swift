@@ -54,13 +54,13 @@ public struct Spine: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            index: try c.decode(Int.self, forKey: .index), row: try c.decode(Int.self, forKey: .row),
-            box: try c.decode(NormalizedBox.self, forKey: .box), confidence: try c.decode(Double.self, forKey: .confidence),
+            index: WireNumbers.count(try c.decode(Int.self, forKey: .index)), row: WireNumbers.count(try c.decode(Int.self, forKey: .row)),
+            box: try c.decode(NormalizedBox.self, forKey: .box), confidence: WireNumbers.unit(try c.decode(Double.self, forKey: .confidence)),
             color: try c.decode(RGBColor.self, forKey: .color), pose: try c.decode(SpinePose.self, forKey: .pose),
             polygon: try c.decodeIfPresent(NormalizedQuad.self, forKey: .polygon),
             title: try c.decodeIfPresent(String.self, forKey: .title), author: try c.decodeIfPresent(String.self, forKey: .author),
             text: try c.decodeIfPresent(String.self, forKey: .text),
-            textConfidence: try c.decodeIfPresent(Double.self, forKey: .textConfidence),
+            textConfidence: try c.decodeIfPresent(Double.self, forKey: .textConfidence).map(WireNumbers.unit),
             orientation: try c.decodeIfPresent(TextOrientation.self, forKey: .orientation))
     }
 }

@@ -60,13 +60,20 @@ struct HostileNumbersTests {
         spines: [
             Spine(
                 index: -7, row: Int.max, box: NormalizedBox(x: 1e308, y: -1e308, width: 1e308, height: 1e308), confidence: 1e308,
-                color: RGBColor(r: 1, g: 2, b: 3), pose: .upright)
+                color: RGBColor(r: 1, g: 2, b: 3), pose: .upright,
+                // JSON carries no infinity, so the corners are given (the box's own would overflow).
+                polygon: NormalizedQuad(
+                    topLeft: NormalizedPoint(x: 1e308, y: -1e308), topRight: NormalizedPoint(x: -1e308, y: 1e308),
+                    bottomRight: NormalizedPoint(x: 1e308, y: 1e308), bottomLeft: NormalizedPoint(x: -5, y: 1e308)),
+                title: String(repeating: "\u{202E}T", count: 2_000), author: "\u{0}\u{1B}[2J", textConfidence: 1e308)
         ], timings: [])
 
     @Test(
         "a server sending extreme numbers (fraction 1e308 and -5, seq Int.max, heartbeat 1e300, negative limits) ends cleanly",
         arguments: ["polling", "auto"])
     func hostileServer(_ strategy: String) async throws {
+        // A result the wire cannot carry would make the script answer nothing, and the run wait for its timeout.
+        _ = try WireCoding.encode(Self.hostileResult)
         let service = try ScriptedService(
             limits: Self.hostileLimits,
             upload: { _ in .snapshot(state: .running, stage: .decoding, fraction: -5, seq: 1) },
@@ -79,10 +86,12 @@ struct HostileNumbersTests {
             })
         defer { service.stop() }
         let annotated = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).jpg").path
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).csv").path
         let run = try await cli.bookscan([
             "scan", Self.sample, "--server", service.url, "--strategy", strategy, "--poll-interval", "100ms", "--events", "--json",
-            "--annotate", annotated, "--no-analytics",
+            "--annotate", annotated, "--csv", csv, "--no-analytics",
         ])
+        defer { for file in [annotated, csv] { try? FileManager.default.removeItem(atPath: file) } }
         #expect(run.exitedNormally, "trapped: \(run.stderr)")
         #expect(run.status == 0, "\(run.stderr)")
         // The whole stream the user sees: every fraction shown lies in 0…1 and never goes back.
@@ -98,5 +107,22 @@ struct HostileNumbersTests {
         #expect(percents == percents.sorted(), "\(run.stderr)")
         #expect(percents.last == 100, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: annotated), "\(run.stderr)")
+        // The CSV: one book, its numbers clamped (book and row 1-based from indexes clamped to 0… , box in pixels, not negative).
+        let rows = (try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        #expect(rows.count == 2, "\(rows)")
+        if rows.count == 2 {
+            let numbers = [1, 2, 3] + Array(8...11)
+            #expect(numbers.allSatisfy { rows[1].indices.contains($0) && (Int(rows[1][$0]) ?? -1) >= 0 }, "\(rows[1])")
+            #expect(rows[1][1] == "1", "\(rows[1])")
+        }
+
+        // Without --json the numbered list goes to stdout: one line, no control or bidi characters from the server.
+        let listed = try await cli.bookscan([
+            "scan", Self.sample, "--server", service.url, "--strategy", strategy, "--poll-interval", "100ms", "--no-analytics",
+        ])
+        #expect(listed.exitedNormally && listed.status == 0, "\(listed.stderr)")
+        let list = listed.stdout.split(separator: "\n")
+        #expect(list.count == 1 && list.first?.hasPrefix("1. ") == true, "\(listed.stdout)")
+        #expect(!listed.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{0}" }, "\(listed.stdout)")
     }
 }

@@ -44,8 +44,10 @@ final class ScriptedService: Sendable {
                     jobId: id, state: state, stage: stage, fraction: fraction, seq: seq, createdAt: now, updatedAt: now, startedAt: now,
                     finishedAt: state.isTerminal ? now : nil, expiresAt: now.addingTimeInterval(3600), imageBytes: request.body.count,
                     result: result, error: error, links: JobLinks(jobId: id))
-                let body = (try? WireCoding.encode(snapshot)).map { Array($0) } ?? []
-                return .init(status: request.method == "PUT" ? 202 : 200, headers: [("Content-Type", "application/json")], body: body)
+                guard let body = try? WireCoding.encode(snapshot) else {
+                    return .json(500, #"{"error":{"code":"bad_request","message":"the scripted snapshot cannot be encoded","retryable":false}}"#)
+                }
+                return .init(status: request.method == "PUT" ? 202 : 200, headers: [("Content-Type", "application/json")], body: Array(body))
             case .status(let status, let code):
                 let body = ErrorResponse(error: ErrorBody(code: code, message: "scripted \(status)", retryable: false))
                 return .init(status: status, headers: [("Content-Type", "application/json")], body: (try? WireCoding.encode(body)).map { Array($0) } ?? [])

@@ -57,14 +57,28 @@ struct EventStreamTests {
 
     @Test("heartbeats arrive while the socket is open")
     func heartbeats() async throws {
+        // 1 s per progress step: the job runs for minutes until the test cancels it, so the socket is
+        // open while it runs however slow the machine is; heartbeats every 50 ms.
         let harness = try await ServiceHarness.start(
-            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .milliseconds(20))))
+            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .seconds(1))))
         defer { Task { await harness.stop() } }
         let id = UUID()
         #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
-        let transcript = try await harness.collectEvents(id)
+        let live = TranscriptBox()
+        let collecting = Task { try await harness.collectEvents(id, limit: .seconds(600), transcript: live) }
+        // Hang guard only: heartbeats come every 50 ms.
+        for _ in 0..<6_000 where live.messages.count(where: { if case .heartbeat = $0 { true } else { false } }) < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await harness.request("DELETE", Routes.scan(id)).status == 202)
+        let transcript = try await collecting.value
         #expect(transcript.heartbeats >= 2)
-        #expect(transcript.events.last?.state == .succeeded)
+        // The heartbeats came while the job was still running: before its terminal event.
+        let terminal = transcript.messages.firstIndex { if case .event(let e) = $0 { e.state.isTerminal } else { false } }
+        let lastHeartbeat = transcript.messages.lastIndex { if case .heartbeat = $0 { true } else { false } }
+        #expect(terminal != nil && lastHeartbeat != nil)
+        if let terminal, let lastHeartbeat { #expect(lastHeartbeat < terminal) }
+        #expect(transcript.events.last?.state == .canceled)
     }
 
     @Test("unknown job on the events route is 404 before any upgrade")

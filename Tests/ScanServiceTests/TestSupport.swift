@@ -47,9 +47,10 @@ struct ServiceHarness {
 
     func health() async throws -> HealthStatus { try await service.health() }
 
-    /// Polls the snapshot until the job is terminal; bounded by `attempts` (no timing assertion).
-    func waitForTerminal(_ jobId: UUID, attempts: Int = 600) async throws -> JobSnapshot? {
-        for _ in 0..<attempts {
+    /// Polls the snapshot until the job is terminal; `limit` is a hang guard (no timing assertion).
+    func waitForTerminal(_ jobId: UUID, limit: Duration = .seconds(300)) async throws -> JobSnapshot? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
             if let snapshot = try await snapshot(jobId), snapshot.state.isTerminal { return snapshot }
             try await Task.sleep(for: .milliseconds(50))
         }
