@@ -24,7 +24,7 @@ public struct ScanAPI: Sendable {
     /// `PUT /v1/scans/{jobId}`, retried on connection errors and 429/502/503/504 (the PUT is
     /// idempotent by jobId, so a retry never makes a second job). `progress(sent, total)` follows the body.
     public func upload(
-        jobId: UUID, jpeg: [UInt8], progress: (@Sendable (Int, Int) -> Void)? = nil,
+        jobId: UUID, jpeg: [UInt8], continuingAfter: Int = 0, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onRetry: (@Sendable (Int, ScanAPIError, Duration) -> Void)? = nil
     ) async throws(ScanAPIError) -> JobSnapshot {
         var attempt = 0
@@ -33,7 +33,7 @@ public struct ScanAPI: Sendable {
             let delay: Duration?
             do {
                 let response = try await http.send(
-                    request("PUT", Routes.scan(jobId), body: jpeg, contentType: ProtocolNames.jpegMediaType), uploadProgress: progress)
+                    request("PUT", Routes.upload(jobId, continuingAfter: continuingAfter), body: jpeg, contentType: ProtocolNames.jpegMediaType), uploadProgress: progress)
                 if response.status == 202 || response.status == 200 { return try decode(JobSnapshot.self, response) }
                 failure = .http(status: response.status, Self.errorBody(response))
                 delay = uploadRetry.delay(afterAttempt: attempt, status: response.status, retryAfter: response.header("retry-after"))

@@ -59,14 +59,18 @@ public struct ScanSession: Sendable {
         report.bytesUp = prepared.jpeg.count
         let attempts = Atomic<Int>(0)
         let api = self.api
+        // What the first submission showed: the resubmitted job's events are numbered after it and
+        // its run continues from it, so the stream never goes back.
+        var shown: JobEvent?
         for submission in 0...1 {
             report.resubmissions = submission
+            let continueAfter = shown?.seq ?? 0
             let upload: @Sendable () async -> Result<JobSnapshot, ScanAPIError> = {
                 attempts.add(1, ordering: .relaxed)
                 do throws(ScanAPIError) {
                     return .success(
                         try await api.upload(
-                            jobId: jobId, jpeg: prepared.jpeg, progress: display.uploadProgress,
+                            jobId: jobId, jpeg: prepared.jpeg, continuingAfter: continueAfter, progress: display.uploadProgress,
                             onRetry: { attempt, error, delay in
                                 attempts.add(1, ordering: .relaxed)
                                 display.uploadRetry(attempt, error, delay)
@@ -75,10 +79,13 @@ public struct ScanSession: Sendable {
             }
             do throws(ProgressTracker.UploadFailed) {
                 let run = try await tracker.run(
-                    jobId: jobId, upload: upload, timeout: timeout, interrupts: interrupts?(), observer: display.tracker)
+                    jobId: jobId, upload: upload, timeout: timeout, interrupts: interrupts?(), observer: display.tracker, continuing: shown)
                 report.record(run)
                 report.uploadAttempts = attempts.load(ordering: .relaxed)
-                if case .jobLost = run.ending, submission == 0 { continue }
+                if case .jobLost = run.ending, submission == 0 {
+                    shown = run.lastShown
+                    continue
+                }
                 apply(run.ending, to: &report)
                 return report
             } catch {

@@ -26,6 +26,13 @@ public enum Routes {
     /// `/v1/scans/{jobId}`: PUT uploads, GET reads the snapshot, DELETE cancels.
     public static func scan(_ jobId: UUID) -> String { "\(scansPrefix)/\(jobId.uuidString.lowercased())" }
 
+    /// The path a `PUT` uploads to: `/v1/scans/{jobId}`, or with `?continueAfter=N` when the client
+    /// resubmits a job the server lost after showing events up to seq N: a job created by this PUT
+    /// numbers its events from N + 1 (an existing job is unchanged), so the client's stream goes on.
+    public static func upload(_ jobId: UUID, continuingAfter: Int) -> String {
+        continuingAfter > 0 ? "\(scan(jobId))?\(ProtocolNames.continueAfterQuery)=\(continuingAfter)" : scan(jobId)
+    }
+
     /// `/v1/scans/{jobId}/events?after=N`: the WebSocket that replays events with seq > N, then streams.
     public static func events(_ jobId: UUID, after: Int) -> String { "\(scan(jobId))/\(eventsSuffix)?\(ProtocolNames.afterQuery)=\(after)" }
 
@@ -46,5 +53,7 @@ public enum Routes {
 public enum ProtocolNames {
     public static let accessTokenQuery = "access_token"
     public static let afterQuery = "after"
+    /// On a `PUT`: number a new job's events after this seq (see `Routes.upload`).
+    public static let continueAfterQuery = "continueAfter"
     public static let jpegMediaType = "image/jpeg"
 }

@@ -8,6 +8,9 @@ public enum ScanStage: String, Codable, Sendable, CaseIterable {
     case finishing
     case done
 
+    /// Order of progress: the pipeline order of the cases (a job never goes back in it).
+    public var progressRank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
     /// A short label for people.
     public var label: String {
         switch self {

@@ -80,6 +80,11 @@ struct ServerRestartTests {
             #expect(result["outcome"] as? String == "succeeded")
             #expect(result["spineCount"] as? Int == expected[i], "client \(i): \(result["spineCount"] ?? "none") vs \(expected[i])")
             #expect(result["resubmissions"] as? Int == 1)
+            // The whole emitted stream across the resubmission: it goes on, never back (the new job is
+            // numbered after what the first one showed, and its early events are not news).
+            let stream = EmittedStream(stdout: client.stdout)
+            #expect(stream.events.count >= 2, "client \(i): \(client.stdout)")
+            #expect(stream.problems.isEmpty, "client \(i): \(stream.problems)")
             let records = try String(contentsOfFile: logs[i], encoding: .utf8).split(separator: "\n")
             #expect(records.count == 1)
             let record = try #require(try JSONSerialization.jsonObject(with: Data((records.first ?? "").utf8)) as? [String: Any])

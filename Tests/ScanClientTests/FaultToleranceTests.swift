@@ -42,9 +42,10 @@ struct FaultToleranceTests {
         let (report, observed) = await harness.scan(
             try TestImages.shelf(), settings: patient, clientPingInterval: .seconds(300), timeout: .seconds(300))
         expectSound(report, observed)
-        #expect(report.strategy == .websocket)
-        #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)))
-        #expect(report.polls == 0)
+        let why = "\(String(describing: report.strategy)); reconnects \(report.reconnects), socket failures \(report.socketFailures), events by path \(report.eventsByPath)"
+        #expect(report.strategy == .websocket, "\(why)")
+        #expect(observed.seqs.sorted() == Array(1...(observed.seqs.max() ?? 0)), "\(why)")
+        #expect(report.polls == 0, "\(why)")
     }
 
     @Test("FM 15, 16: upgrade refused with 503 goes straight to polling: polling_fallback(refused 503, before first event)")

@@ -145,17 +145,18 @@ struct TrackerStateMachineTests {
 
     @Test("backoff: first retry immediate, then full jitter within min(30 s, 2ⁿ s)")
     func backoffBounds() {
-        var machine = TrackerStateMachine(mode: .auto, seed: 42)
-        #expect(machine.backoff(attempt: 0) == .zero)
+        let settings = TrackerSettings()
+        var backoff = ReconnectBackoff(base: settings.backoffBase, cap: settings.backoffCap, seed: 42)
+        #expect(backoff.delay(attempt: 0) == .zero)
         for attempt in 1...10 {
             let ceiling = min(30.0, pow(2.0, Double(attempt)))
             for _ in 0..<50 {
-                let delay = machine.backoff(attempt: attempt)
+                let delay = backoff.delay(attempt: attempt)
                 #expect(delay >= .zero && delay <= .milliseconds(Int64(ceiling * 1000)))
             }
         }
         // jitter after the cap: at attempt 10 delays spread over 0…30 s instead of piling up at the cap
-        let late = (0..<200).map { _ in machine.backoff(attempt: 10) }
+        let late = (0..<200).map { _ in backoff.delay(attempt: 10) }
         #expect(late.filter { $0 < .seconds(15) }.count > 50)
     }
 

@@ -30,6 +30,33 @@ struct UploadTests {
         #expect(health.jobsHeld == 1)
     }
 
+    @Test("a resubmission with continueAfter=N numbers the new job's events from N + 1; an existing job is unchanged; a bad value is 400")
+    func continueAfter() async throws {
+        let harness = try await ServiceHarness.start()
+        defer { Task { await harness.stop() } }
+        let id = UUID()
+        let jpeg = try SyntheticShelf.jpeg()
+        let put = try await harness.request("PUT", Routes.upload(id, continuingAfter: 7), body: jpeg)
+        #expect(put.status == 202)
+        #expect(try WireCoding.decode(JobSnapshot.self, from: Data(put.body)).seq == 8)
+        let events = try await harness.collectEvents(id).events
+        #expect(events.first?.seq == 8 && events.first?.state == .queued, "\(events.map(\.seq))")
+        #expect(events.map(\.seq) == Array(8..<(8 + events.count)))
+        #expect(events.last?.state == .succeeded)
+        // Replay after a seq inside the range, as a reconnect would.
+        let replay = try await harness.collectEvents(id, after: 9).events
+        #expect(replay.map(\.seq) == Array(10..<(8 + events.count)))
+        // The same job again with another continueAfter: the idempotent PUT leaves it as it is.
+        let again = try await harness.request("PUT", Routes.upload(id, continuingAfter: 100), body: jpeg)
+        #expect(again.status == 202)
+        #expect(try WireCoding.decode(JobSnapshot.self, from: Data(again.body)).seq == events.last?.seq)
+        for bad in ["-1", "x", "99999999999999999999", "2147483648"] {
+            let response = try await harness.request("PUT", Routes.scan(UUID()) + "?\(ProtocolNames.continueAfterQuery)=\(bad)", body: jpeg)
+            #expect(response.status == 400, "\(bad)")
+            #expect(response.errorBody?.code == .badRequest, "\(bad)")
+        }
+    }
+
     @Test("the same jobId with different bytes is 409")
     func conflict() async throws {
         let harness = try await ServiceHarness.start()

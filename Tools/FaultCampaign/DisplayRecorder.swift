@@ -37,16 +37,6 @@ public final class DisplayRecorder: Sendable {
         stream.withLockedValue { Dictionary(grouping: $0.emitted, by: \.path.rawValue).mapValues(\.count) }
     }
 
-    static func rank(_ state: JobState) -> Int {
-        switch state {
-        case .queued: 0
-        case .running: 1
-        case .succeeded, .failed, .canceled: 2
-        }
-    }
-
-    static func rank(_ stage: ScanStage) -> Int { ScanStage.allCases.firstIndex(of: stage) ?? 0 }
-
     /// Everything that is wrong with the emitted stream; empty when all is well. `baseline` is the
     /// fault-free result the last event must carry when the run succeeded.
     public func problems(succeeded: Bool, baseline: ScanResult?) -> [String] {
@@ -57,8 +47,8 @@ public final class DisplayRecorder: Sendable {
         }
         for (a, b) in zip(emitted, emitted.dropFirst()) {
             if b.event.seq <= a.event.seq { problems.append("emitted seq went backwards or repeated: \(describe(a)) then \(describe(b))") }
-            if Self.rank(b.event.state) < Self.rank(a.event.state) { problems.append("state went backwards: \(describe(a)) then \(describe(b))") }
-            if Self.rank(b.event.stage) < Self.rank(a.event.stage) { problems.append("stage went backwards: \(describe(a)) then \(describe(b))") }
+            if b.event.state.progressRank < a.event.state.progressRank { problems.append("state went backwards: \(describe(a)) then \(describe(b))") }
+            if b.event.stage.progressRank < a.event.stage.progressRank { problems.append("stage went backwards: \(describe(a)) then \(describe(b))") }
             let endsWithoutProgress = b.event.state == .failed || b.event.state == .canceled
             if !endsWithoutProgress, b.event.fraction < a.event.fraction {
                 problems.append("event fraction went backwards: \(describe(a)) then \(describe(b))")

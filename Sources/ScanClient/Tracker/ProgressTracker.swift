@@ -15,6 +15,8 @@ public struct TrackedRun: Sendable {
     public var firstEventSeconds: Double?
     /// Seconds from the start to the end.
     public var totalSeconds: Double
+    /// The last event shown (delivered), if any: a resubmission's run continues from it.
+    public var lastShown: JobEvent?
 }
 
 /// Receives what the tracker accepts, as it happens (on the tracker's task).
@@ -73,14 +75,15 @@ public struct ProgressTracker: Sendable {
 
     /// Follows `jobId`, starting the socket at once and `upload` at the same time (order does not
     /// matter: the server replays). `timeout` bounds the whole run; `interrupts` ends it when it yields.
+    /// `continuing`: the last event an earlier run of a resubmitted job showed; this run goes on from it.
     public func run(
         jobId: UUID, upload: @escaping @Sendable () async -> Result<JobSnapshot, ScanAPIError>, timeout: Duration?,
-        interrupts: AsyncStream<Void>? = nil, observer: TrackerObserver = .init()
+        interrupts: AsyncStream<Void>? = nil, observer: TrackerObserver = .init(), continuing: JobEvent? = nil
     ) async throws(UploadFailed) -> TrackedRun {
         let clock = ContinuousClock()
         let started = clock.now
         let (inputs, inbox) = AsyncStream<Input>.makeStream()
-        var machine = TrackerStateMachine(mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue))
+        var machine = TrackerStateMachine(mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue), continuing: continuing)
         var tasks = TaskBook()
         let accepted = OpenFlag()
         var connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
@@ -185,7 +188,7 @@ public struct ProgressTracker: Sendable {
         await tasks.cancelAll()
         return TrackedRun(
             ending: ending ?? .interrupted, strategy: machine.strategy, metrics: machine.metrics, uploadSeconds: uploadSeconds,
-            firstEventSeconds: firstEventSeconds, totalSeconds: seconds(since: started))
+            firstEventSeconds: firstEventSeconds, totalSeconds: seconds(since: started), lastShown: machine.merge.lastShown)
     }
 }
 

@@ -6,28 +6,17 @@ import ScanProtocol
 /// clock, so every transition is testable on its own.
 ///
 /// Invariants, for every run, path mix and fault:
-/// - an event is delivered (emitted) only if its `seq` is higher than the last one delivered, so
-///   the emitted seq is strictly increasing and state, stage and fraction never go backwards; an
-///   older event not seen before still counts for the contiguity `after=` resumes from, but is
-///   never news (not delivered, not counted);
+/// - the events of every path go through one `EventMerge`: an event is delivered (emitted) only if
+///   its `seq` is higher than the last one delivered and it is not behind it, so the emitted seq is
+///   strictly increasing and state, stage and fraction never go backwards (a resubmitted job's run
+///   continues from what the first run showed); an older event still counts for the contiguity
+///   `after=` resumes from, but is never news (not delivered, not counted);
 /// - the displayed fraction never decreases;
 /// - the ending is reported exactly once (so at most one terminal event is delivered), and with it
 ///   every socket is closed and every timer cancelled;
 /// - the strategy is classified from what happened (which path was carrying the job at the end,
 ///   whether a socket ever carried frames), never from which path happened to deliver the end first.
 public struct TrackerStateMachine: Sendable {
-    /// What the driver must do.
-    public enum Action: Sendable, Equatable {
-        case openSocket(connection: Int, after: Int)
-        case closeSocket(connection: Int)
-        case schedule(TrackerTimer, after: Duration)
-        case cancel(TrackerTimer)
-        case poll
-        /// An accepted event, with the fraction to display (never lower than before).
-        case deliver(JobEvent, path: EventPath, displayFraction: Double)
-        case finish(TrackerEnding)
-    }
-
     /// What happened to the socket side, for the strategy classification.
     private enum SocketState: Equatable {
         case idle
@@ -52,10 +41,8 @@ public struct TrackerStateMachine: Sendable {
     private var everSawFrame = false
     private var polling = false
     private var pollInFlight = false
-    private var seen = Set<Int>()
-    private var contiguous = 0
-    /// The seq of the last delivered event: only newer events are news.
-    public private(set) var lastDelivered = 0
+    /// What has been seen and shown, from every path.
+    public private(set) var merge: EventMerge
     /// The open connection a hedged poll is testing (a heartbeat came late).
     private var hedgeFor: Int?
     /// Whether that socket sent a frame while the hedged poll was out (then it is alive, just slow).
@@ -67,18 +54,20 @@ public struct TrackerStateMachine: Sendable {
     private var socketCarriedEnd = false
     /// Whether polling was following the job when the run ended.
     private var pollingAtEnd = false
-    private var displayFraction = 0.0
     private var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
     /// The connection still connecting when the first-frame deadline recorded `firstFailure` as a
     /// connect timeout: how that attempt ends (a refusal and its status) says more, and replaces it.
     private var failureAwaitsAnswer: Int?
     public private(set) var finished = false
-    private var random: SplitMix64
+    private var backoff: ReconnectBackoff
 
-    public init(mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED) {
+    /// `continuing`: the last event a previous submission of the same job showed (a resubmission
+    /// after the server lost the job); this run's stream goes on from it.
+    public init(mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED, continuing: JobEvent? = nil) {
         self.mode = mode
         self.settings = settings
-        self.random = SplitMix64(seed: seed)
+        self.backoff = ReconnectBackoff(base: settings.backoffBase, cap: settings.backoffCap, seed: seed)
+        self.merge = EventMerge(continuing: continuing)
     }
 
     /// Upgrade refusals a retry cannot change within a run (after the one free retry of an upgrade
@@ -87,7 +76,7 @@ public struct TrackerStateMachine: Sendable {
     public static let finalRefusals: Set<Int> = [400, 404, 405, 410, 426, 501, 503, 505]
 
     /// The highest seq below which every event has been seen; sockets resume after it.
-    public var resumeAfter: Int { contiguous }
+    public var resumeAfter: Int { merge.contiguous }
 
     /// The strategy that carried the run (meaningful once finished), from what actually happened:
     /// the WebSocket if a socket with frames was carrying the job at the end (whichever path
@@ -253,7 +242,7 @@ public struct TrackerStateMachine: Sendable {
             var actions: [Action] = []
             if let connection = hedgeFor {
                 hedgeFor = nil
-                if case .open(connection, _) = socket, snapshot.seq > lastDelivered, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
+                if case .open(connection, _) = socket, snapshot.seq > merge.lastDelivered, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
                     // The hedged poll found news the socket never delivered (and the socket sent
                     // nothing while the poll was out): the news is shown now, and the socket is dead
                     // unless a frame arrives within the margin.
@@ -361,7 +350,7 @@ public struct TrackerStateMachine: Sendable {
         nextConnection += 1
         socket = .connecting(connection)
         metrics.socketAttempts += 1
-        var actions: [Action] = [.openSocket(connection: connection, after: contiguous)]
+        var actions: [Action] = [.openSocket(connection: connection, after: merge.contiguous)]
         if everSawFrame {
             // After the first frame no first-frame deadline watches a reconnect: its own deadline does.
             actions.append(.schedule(.connectDeadline(connection: connection), after: settings.reconnectDeadline))
@@ -400,17 +389,8 @@ public struct TrackerStateMachine: Sendable {
         socket = .waitingToReconnect
         let attempt = consecutiveFailures
         consecutiveFailures += 1
-        actions.append(.schedule(.reconnect, after: backoff(attempt: attempt)))
+        actions.append(.schedule(.reconnect, after: backoff.delay(attempt: attempt)))
         return actions
-    }
-
-    /// The reconnect delay: attempt 0 → 0; attempt n → full jitter rand(0, min(cap, base·2ⁿ)), jitter after the cap.
-    public mutating func backoff(attempt: Int) -> Duration {
-        guard attempt > 0 else { return .zero }
-        let base = settings.backoffBase.inSeconds, cap = settings.backoffCap.inSeconds
-        let ceiling = min(cap, base * Double(1 << min(attempt, 30)))
-        let unit = Double(random.next() >> 11) / Double(1 << 53)
-        return .milliseconds(Int64((unit * ceiling * 1000).rounded()))
     }
 
     private mutating func startPolling() -> [Action] {
@@ -439,13 +419,7 @@ public struct TrackerStateMachine: Sendable {
     }
 
     private mutating func accept(_ event: JobEvent, path: EventPath) -> [Action] {
-        guard !finished, event.seq > 0, !seen.contains(event.seq) else { return [] }
-        seen.insert(event.seq)
-        while seen.contains(contiguous + 1) { contiguous += 1 }
-        // Older than what was already shown: it fills the contiguity, but it is not news.
-        guard event.seq > lastDelivered else { return [] }
-        lastDelivered = event.seq
-        displayFraction = max(displayFraction, event.state == .succeeded ? 1 : event.fraction)
+        guard !finished, let displayFraction = merge.accept(event) else { return [] }
         metrics.eventsByPath[path, default: 0] += 1
         var actions: [Action] = [.deliver(event, path: path, displayFraction: displayFraction)]
         if event.state.isTerminal {
@@ -468,9 +442,4 @@ public struct TrackerStateMachine: Sendable {
         actions.append(.finish(ending))
         return actions
     }
-}
-
-extension ServerMessage {
-    /// Whether this is the server's periodic heartbeat.
-    var isHeartbeat: Bool { if case .heartbeat = self { true } else { false } }
 }

@@ -49,6 +49,7 @@ final class ScanRoutes: Sendable {
 
     private func upload(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try jobId(context)
+        let seqAfter = try continueAfter(request.uri.queryParameters.get(ProtocolNames.continueAfterQuery))
         let declared = request.headers[.contentLength].flatMap(Int.init)
         if let declared, declared > configuration.maxBytes { throw tooLarge(declared) }
         let bytes = try await receiveBody(request.body, declared: declared)
@@ -65,7 +66,7 @@ final class ScanRoutes: Sendable {
             admission = existing
         } else {
             try await validateOffPool(bytes)
-            admission = try await store.admit(id: id, image: bytes, digest: digest, now: Date())
+            admission = try await store.admit(id: id, image: bytes, digest: digest, seqAfter: seqAfter, now: Date())
         }
         switch admission {
         case .created(let snapshot), .existing(let snapshot):
@@ -77,6 +78,16 @@ final class ScanRoutes: Sendable {
                 .serviceUnavailable, .queueFull, "the scan queue is full (\(store.queueCapacity) waiting); retry later",
                 retryable: true, headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
         }
+    }
+
+    /// The `continueAfter` of a resubmission (0 without it); a value that is not a seq is 400.
+    private func continueAfter(_ text: String?) throws -> Int {
+        guard let text else { return 0 }
+        guard let value = Int(text), (0...WireNumbers.maxCount).contains(value) else {
+            throw ServiceError(
+                .badRequest, .badRequest, "\(ProtocolNames.continueAfterQuery) must be a seq from 0 to \(WireNumbers.maxCount), not \"\(text.prefix(40))\"")
+        }
+        return value
     }
 
     /// Reads the body into one array, reserving from the upload budget before it grows (exactly

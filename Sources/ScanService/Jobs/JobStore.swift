@@ -15,8 +15,9 @@ protocol JobStore: Sendable {
     /// The existing job under `id` compared with an upload's digest (`existing` or `conflict`);
     /// nil when there is no such job (or it expired).
     func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission?
-    /// Creates and enqueues a job, or explains why not, in one atomic step per id.
-    func admit(id: UUID, image: [UInt8], digest: [UInt8], now: Date) async throws -> Admission
+    /// Creates and enqueues a job, or explains why not, in one atomic step per id. A created job
+    /// numbers its events from `seqAfter + 1` (a resubmission continues its client's stream).
+    func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date) async throws -> Admission
     /// The job as `GET /v1/scans/{jobId}` shows it; nil when unknown or expired.
     func snapshot(_ id: UUID, now: Date) async throws -> JobSnapshot?
     /// Asks the job to stop (a queued job ends at once, a running one at its next step); its

@@ -22,12 +22,12 @@ final class MemoryJobStore: JobStore {
         return job.digest == digest ? .existing(job.snapshot(ttl: ttl, now: now)) : .conflict
     }
 
-    func admit(id: UUID, image: [UInt8], digest: [UInt8], now: Date) -> Admission {
+    func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date) -> Admission {
         jobs.withLockedValue { jobs in
             if let existing = jobs[id], !isExpired(existing, now: now) {
                 return existing.digest == digest ? .existing(existing.snapshot(ttl: ttl, now: now)) : .conflict
             }
-            let job = ScanJob(id: id, image: image, digest: digest, now: now)
+            let job = ScanJob(id: id, image: image, digest: digest, seqBase: seqAfter, now: now)
             guard scheduler.enqueue(job) else { return .queueFull }
             jobs[id] = job
             return .created(job.snapshot(ttl: ttl, now: now))

@@ -12,6 +12,8 @@ final class ScanJob: RunningJob {
     let digest: [UInt8]
     let imageBytes: Int
     let createdAt: Date
+    /// Events are numbered from `seqBase + 1` (a resubmitted job continues its client's stream).
+    let seqBase: Int
     private let state: NIOLockedValueBox<State>
 
     private struct State {
@@ -30,8 +32,9 @@ final class ScanJob: RunningJob {
         var cancelRequested = false
     }
 
-    init(id: UUID, image: [UInt8], digest: [UInt8], now: Date) {
+    init(id: UUID, image: [UInt8], digest: [UInt8], seqBase: Int = 0, now: Date) {
         self.id = id
+        self.seqBase = seqBase
         self.digest = digest
         self.imageBytes = image.count
         self.createdAt = now
@@ -42,7 +45,7 @@ final class ScanJob: RunningJob {
     var jobState: JobState { state.withLockedValue { $0.jobState } }
     var isCancelRequested: Bool { state.withLockedValue { $0.cancelRequested } }
     var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
-    var latestSeq: Int { state.withLockedValue { $0.events.count } }
+    var latestSeq: Int { state.withLockedValue { seqBase + $0.events.count } }
     var finishedAt: Date? { state.withLockedValue { $0.finishedAt } }
 
     /// Moves a queued job to running and hands over its image; nil when it was canceled meanwhile.
@@ -68,7 +71,7 @@ final class ScanJob: RunningJob {
             guard !s.jobState.isTerminal || s.events.isEmpty else { return false }
             let clamped = newState == .succeeded ? 1 : max(s.fraction, min(1, max(0, fraction)))
             let event = JobEvent(
-                jobId: id, seq: s.events.count + 1, state: newState, stage: stage, fraction: clamped, timestamp: now,
+                jobId: id, seq: seqBase + s.events.count + 1, state: newState, stage: stage, fraction: clamped, timestamp: now,
                 result: result, error: error)
             let frame = Self.encode(event)
             s.events.append((event, frame))
@@ -139,7 +142,7 @@ final class ScanJob: RunningJob {
     func snapshot(ttl: Duration, now: Date) -> JobSnapshot {
         state.withLockedValue { s in
             return JobSnapshot(
-                jobId: id, state: s.jobState, stage: s.stage, fraction: s.fraction, seq: s.events.count,
+                jobId: id, state: s.jobState, stage: s.stage, fraction: s.fraction, seq: seqBase + s.events.count,
                 createdAt: createdAt, updatedAt: s.updatedAt, startedAt: s.startedAt, finishedAt: s.finishedAt,
                 expiresAt: (s.finishedAt ?? now).addingTimeInterval(ttl.inSeconds), imageBytes: imageBytes,
                 result: s.result, error: s.error, links: JobLinks(jobId: id))

@@ -1,0 +1,20 @@
+import ScanProtocol
+
+extension TrackerStateMachine {
+    /// What the driver must do.
+    public enum Action: Sendable, Equatable {
+        case openSocket(connection: Int, after: Int)
+        case closeSocket(connection: Int)
+        case schedule(TrackerTimer, after: Duration)
+        case cancel(TrackerTimer)
+        case poll
+        /// An accepted event, with the fraction to display (never lower than before).
+        case deliver(JobEvent, path: EventPath, displayFraction: Double)
+        case finish(TrackerEnding)
+    }
+}
+
+extension ServerMessage {
+    /// Whether this is the server's periodic heartbeat.
+    var isHeartbeat: Bool { if case .heartbeat = self { true } else { false } }
+}
