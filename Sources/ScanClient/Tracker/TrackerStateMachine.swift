@@ -17,8 +17,11 @@ import ScanProtocol
 /// - the strategy is classified from what happened (which path was carrying the job at the end,
 ///   whether a socket ever carried frames), never from which path happened to deliver the end first.
 public struct TrackerStateMachine: Sendable {
+    // The state below is internal, not private, only so the timer transitions in
+    // TrackerStateMachine+Timers.swift can reach it; nothing else in the module touches it.
+
     /// What happened to the socket side, for the strategy classification.
-    private enum SocketState: Equatable {
+    enum SocketState: Equatable {
         case idle
         case connecting(Int)
         case open(Int, sawFrame: Bool)
@@ -28,38 +31,37 @@ public struct TrackerStateMachine: Sendable {
 
     public let mode: TrackerMode
     public let settings: TrackerSettings
-    public private(set) var metrics = TrackerMetrics()
-    private var socket: SocketState = .idle
-    private var nextConnection = 1
-    private var uploadAccepted = false
+    public internal(set) var metrics = TrackerMetrics()
+    var socket: SocketState = .idle
+    var nextConnection = 1
+    var uploadAccepted = false
     /// Sockets numbered below this began before the upload was accepted.
-    private var firstConnectionAfterAccept = Int.max
-    private var raceRetryUsed = false
-    private var pendingReopenAfterAccept = false
-    private var healthySinceFailure = false
-    private var consecutiveFailures = 0
-    private var everSawFrame = false
-    private var polling = false
-    private var pollInFlight = false
+    var firstConnectionAfterAccept = Int.max
+    var raceRetryUsed = false
+    var pendingReopenAfterAccept = false
+    var consecutiveFailures = 0
+    var everSawFrame = false
+    var polling = false
+    var pollInFlight = false
     /// What has been seen and shown, from every path.
-    public private(set) var merge: EventMerge
+    public internal(set) var merge: EventMerge
     /// The open connection a hedged poll is testing (a heartbeat came late).
-    private var hedgeFor: Int?
+    var hedgeFor: Int?
     /// Whether that socket sent a frame while the hedged poll was out (then it is alive, just slow).
-    private var hedgeSawFrame = false
+    var hedgeSawFrame = false
     /// The open connection a hedged poll found behind (news it did not deliver): dead unless a
     /// frame arrives before the verdict timer (a stalled process may have frames queued).
-    private var suspect: Int?
+    var suspect: Int?
     /// Whether the socket was carrying the job (open, with frames) when the run ended.
-    private var socketCarriedEnd = false
+    var socketCarriedEnd = false
     /// Whether polling was following the job when the run ended.
-    private var pollingAtEnd = false
-    private var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
+    var pollingAtEnd = false
+    var firstFailure: (reason: SocketFailureReason, status: Int?, phase: FallbackPhase)?
     /// The connection still connecting when the first-frame deadline recorded `firstFailure` as a
     /// connect timeout: how that attempt ends (a refusal and its status) says more, and replaces it.
-    private var failureAwaitsAnswer: Int?
-    public private(set) var finished = false
-    private var backoff: ReconnectBackoff
+    var failureAwaitsAnswer: Int?
+    public internal(set) var finished = false
+    var backoff: ReconnectBackoff
 
     /// `continuing`: the last event a previous submission of the same job showed (a resubmission
     /// after the server lost the job); this run's stream goes on from it.
@@ -103,7 +105,7 @@ public struct TrackerStateMachine: Sendable {
     }
 
     /// An open socket that has carried frames on this connection.
-    private var socketIsCarrying: Bool {
+    var socketIsCarrying: Bool {
         if case .open(_, sawFrame: true) = socket { true } else { false }
     }
 
@@ -275,68 +277,6 @@ public struct TrackerStateMachine: Sendable {
         }
     }
 
-    public mutating func timerFired(_ timer: TrackerTimer) -> [Action] {
-        guard !finished else { return [] }
-        switch timer {
-        case .firstFrameDeadline:
-            guard !everSawFrame, mode == .auto else { return [] }
-            let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
-            if firstFailure == nil, case .connecting(let connection) = socket { failureAwaitsAnswer = connection }
-            recordFailure(reason: reason, status: nil)
-            return startPolling()
-        case .socketGiveUp:
-            guard !everSawFrame else { return [] }
-            let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
-            switch socket {
-            case .connecting, .open: metrics.socketFailures += 1  // a live attempt given up is a failed socket
-            default: break
-            }
-            recordFailure(reason: reason, status: nil)
-            var actions = closeCurrentSocket()
-            socket = .abandoned
-            actions.append(.cancel(.reconnect))
-            if mode == .websocket { actions += finish(.socketUnavailable(reason)) } else { actions += startPolling() }
-            return actions
-        case .silence(let connection):
-            guard case .open(connection, _) = socket else { return [] }
-            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection)), .cancel(.hedgeVerdict(connection: connection))]
-            if hedgeFor == connection { hedgeFor = nil }
-            if suspect == connection { suspect = nil }
-            actions += socketFailed(reason: .silent, status: nil)
-            return actions
-        case .heartbeatLate(let connection):
-            // The server's heartbeat is late: ask the status once, at once, while the socket stays
-            // open. News the socket did not deliver means it is dead (see `pollResult`).
-            guard case .open(connection, sawFrame: true) = socket, mode == .auto, !polling, hedgeFor == nil, !pollInFlight, uploadAccepted
-            else { return [] }
-            hedgeFor = connection
-            hedgeSawFrame = false
-            pollInFlight = true
-            metrics.pollsMade += 1
-            metrics.hedgedPolls += 1
-            return [.poll]
-        case .hedgeVerdict(let connection):
-            guard suspect == connection, case .open(connection, _) = socket else { return [] }
-            suspect = nil
-            var actions: [Action] = [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection))]
-            actions += socketFailed(reason: .silent, status: nil)
-            return actions
-        case .connectDeadline(let connection):
-            // A reconnect whose upgrade is never answered.
-            guard case .connecting(connection) = socket else { return [] }
-            var actions: [Action] = [.closeSocket(connection: connection)]
-            actions += socketFailed(reason: .connectTimeout, status: nil)
-            return actions
-        case .reconnect:
-            guard socket == .waitingToReconnect else { return [] }
-            metrics.reconnects += 1
-            return openSocket()
-        case .poll:
-            guard polling else { return [] }
-            return pollNowAndReschedule()
-        }
-    }
-
     /// `--timeout` passed.
     public mutating func deadlineExceeded() -> [Action] { finished ? [] : finish(.timedOut) }
 
@@ -345,7 +285,7 @@ public struct TrackerStateMachine: Sendable {
 
     // MARK: internals
 
-    private mutating func openSocket() -> [Action] {
+    mutating func openSocket() -> [Action] {
         let connection = nextConnection
         nextConnection += 1
         socket = .connecting(connection)
@@ -358,7 +298,7 @@ public struct TrackerStateMachine: Sendable {
         return actions
     }
 
-    private mutating func closeCurrentSocket() -> [Action] {
+    mutating func closeCurrentSocket() -> [Action] {
         switch socket {
         case .connecting(let c), .open(let c, _):
             [
@@ -369,14 +309,14 @@ public struct TrackerStateMachine: Sendable {
         }
     }
 
-    private mutating func recordFailure(reason: SocketFailureReason, status: Int?) {
+    mutating func recordFailure(reason: SocketFailureReason, status: Int?) {
         guard firstFailure == nil else { return }
         let streamed = metrics.eventsByPath[.websocket, default: 0] + metrics.eventsByPath[.polling, default: 0]
         firstFailure = (reason, status, streamed > 0 ? .midScan : .beforeFirstEvent)
     }
 
     /// One WebSocket failure: count it, fall back to polling (auto), and schedule a reconnect.
-    private mutating func socketFailed(reason: SocketFailureReason, status: Int?) -> [Action] {
+    mutating func socketFailed(reason: SocketFailureReason, status: Int?) -> [Action] {
         metrics.socketFailures += 1
         recordFailure(reason: reason, status: status)
         var actions: [Action] = []
@@ -393,14 +333,14 @@ public struct TrackerStateMachine: Sendable {
         return actions
     }
 
-    private mutating func startPolling() -> [Action] {
+    mutating func startPolling() -> [Action] {
         guard !polling, uploadAccepted, !finished else { return [] }
         polling = true
         return pollNowAndReschedule()
     }
 
     /// Polls now unless a poll is still in flight, and schedules the next tick.
-    private mutating func pollNowAndReschedule() -> [Action] {
+    mutating func pollNowAndReschedule() -> [Action] {
         var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
         if !pollInFlight {
             pollInFlight = true
@@ -410,7 +350,7 @@ public struct TrackerStateMachine: Sendable {
         return actions
     }
 
-    private mutating func ingest(_ snapshot: JobSnapshot, path: EventPath) -> [Action] {
+    mutating func ingest(_ snapshot: JobSnapshot, path: EventPath) -> [Action] {
         guard snapshot.seq > 0 else { return [] }
         let event = JobEvent(
             jobId: snapshot.jobId, seq: snapshot.seq, state: snapshot.state, stage: snapshot.stage, fraction: snapshot.fraction,
@@ -418,7 +358,7 @@ public struct TrackerStateMachine: Sendable {
         return accept(event, path: path)
     }
 
-    private mutating func accept(_ event: JobEvent, path: EventPath) -> [Action] {
+    mutating func accept(_ event: JobEvent, path: EventPath) -> [Action] {
         guard !finished, let displayFraction = merge.accept(event) else { return [] }
         metrics.eventsByPath[path, default: 0] += 1
         var actions: [Action] = [.deliver(event, path: path, displayFraction: displayFraction)]
@@ -428,7 +368,7 @@ public struct TrackerStateMachine: Sendable {
         return actions
     }
 
-    private mutating func finish(_ ending: TrackerEnding) -> [Action] {
+    mutating func finish(_ ending: TrackerEnding) -> [Action] {
         guard !finished else { return [] }
         socketCarriedEnd = mode != .polling && socketIsCarrying
         pollingAtEnd = polling
