@@ -18,12 +18,27 @@ struct InterruptTests {
     /// The child's signal state when it was sent SIGINT (blocked, ignored, caught masks of each thread),
     /// so a failure says whether the signal could be delivered at all.
     static func signalState(_ pid: Int32) -> String {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let tasks: [String]
+        do { tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") } catch {
+            return "pid \(pid): /proc/\(pid)/task unreadable: \(error)"
+        }
         return tasks.sorted().map { task in
             let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
             let lines = status.split(separator: "\n").filter { $0.hasPrefix("Name:") || $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
             return lines.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: " ")
         }.joined(separator: "; ")
+    }
+
+    /// The pid of the live process whose command line has `argument` (the test's unique analytics log
+    /// path), read from /proc; nil when none. Under heavy load `Process.processIdentifier` was seen
+    /// naming no live process (/proc/PID/task unreadable) while the child ran on, never signalled.
+    static func pid(withArgument argument: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            if cmdline.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == argument }) { return pid }
+        }
+        return nil
     }
 
     static func temporaryPath(_ name: String) -> String {
@@ -49,11 +64,12 @@ struct InterruptTests {
             return requests[(second + 1)...].contains { $0.hasPrefix("GET /v1/scans/") }
         }
         #expect(resubmitted, "\(service.server.requests)")
-        let signals = Self.signalState(child.pid)
-        kill(child.pid, SIGINT)
+        let pid = Self.pid(withArgument: log) ?? child.pid
+        let signals = "pid \(pid) (Process says \(child.pid)): " + Self.signalState(pid)
+        let sent = kill(pid, SIGINT) == 0 ? "delivered" : "kill failed, errno \(errno)"
         let status = await child.exit()
         #expect(child.process.terminationReason == .exit)
-        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals)")
+        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals); \(sent)")
         #expect(child.stderr.contains("interrupted"), "\(child.stderr)")
         let records = AnalyticsLog(path: log).read().records
         #expect(records.count == 1)
@@ -84,12 +100,12 @@ struct InterruptTests {
             return requests.filter { $0.hasPrefix("PUT") }.count == 4 && requests.filter { $0.hasPrefix("GET /v1/scans/") }.count >= 4
         }
         #expect(following, "\(service.server.requests)")
-        let signals = Self.signalState(child.pid)
-        kill(child.pid, SIGINT)
-        kill(child.pid, SIGINT)
+        let pid = Self.pid(withArgument: log) ?? child.pid
+        let signals = "pid \(pid) (Process says \(child.pid)): " + Self.signalState(pid)
+        let sent = kill(pid, SIGINT) == 0 && kill(pid, SIGINT) == 0 ? "delivered" : "kill failed, errno \(errno)"
         let status = await child.exit()
         #expect(child.process.terminationReason == .exit)
-        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals)")
+        #expect(status == 11, "\(child.stderr)\nsignal state at SIGINT: \(signals); \(sent)")
         for name in ["a.jpg", "b.jpg"] {
             let data = FileManager.default.contents(atPath: folder + "/.bookscan/" + name + ".json")
             let listing = (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []
