@@ -37,7 +37,7 @@ struct BookOutputTests {
         let csv = TemporaryFiles.directory.appendingPathComponent("books-\(UUID().uuidString).csv").path
         let json = TemporaryFiles.directory.appendingPathComponent("result-\(UUID().uuidString).json").path
         let annotated = TemporaryFiles.directory.appendingPathComponent("numbered-\(UUID().uuidString).jpg").path
-        let run = try await cli.bookscan(["scan", sample, "--csv", csv, "--output", json, "--annotate", annotated])
+        let run = try await cli.bookscan(["scan", sample, "--csv", csv, "--output", json, "--annotate", annotated], environment: ["BOOKSCAN_READ_TITLES": "1"])
         #expect(run.status == 0, "\(run.stderr)")
 
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
@@ -87,6 +87,17 @@ struct BookOutputTests {
         #expect(quiet.stdout.isEmpty)
         let json = try await cli.bookscan(["scan", sample, "--json"])
         #expect(json.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("BOOKSCAN_READ_TITLES=0 finds the books without reading them; the list shows them as unread spines")
+    func titlesOff() async throws {
+        let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try await cli.bookscan(["scan", sample], environment: ["BOOKSCAN_READ_TITLES": "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(!lines.isEmpty, "\(run.stdout)")
+        #expect(lines.allSatisfy { $0.contains("(unread spine") }, "\(run.stdout)")
+        #expect(!run.stderr.contains("reading titles"), "\(run.stderr)")
     }
 
     @Test("an unwritable --csv is its own exit code (21) and names the file")

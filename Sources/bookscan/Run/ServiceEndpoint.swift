@@ -11,6 +11,10 @@ struct ServiceEndpoint {
     let token: String?
     let embedded: EmbeddedScanService?
 
+    /// The environment variable that turns the embedded service's title reading off (`0`, `false`,
+    /// `no`, `off`): scans then find books without reading them — seconds faster per photo.
+    static let readTitlesVariable = "BOOKSCAN_READ_TITLES"
+
     /// `--server` beats `BOOKSCAN_SERVER`; with neither, an embedded service starts in-process.
     static func resolve(server: String?, token: String?, workers: Int? = nil) async throws -> ServiceEndpoint {
         let environment = ProcessInfo.processInfo.environment
@@ -22,6 +26,9 @@ struct ServiceEndpoint {
         logger.logLevel = .error
         var configuration = ServiceConfiguration(host: "127.0.0.1", port: 0)
         if let workers { configuration.workers = workers }
+        if let value = environment[Self.readTitlesVariable], ["0", "false", "no", "off"].contains(value.lowercased()) {
+            configuration.ocr = nil
+        }
         let service: EmbeddedScanService
         do {
             service = try await EmbeddedScanService.start(configuration: configuration, logger: logger)
