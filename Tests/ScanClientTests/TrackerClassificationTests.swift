@@ -7,17 +7,13 @@ import Testing
 /// have a connect deadline; §6: a late heartbeat sends one hedged poll.
 @Suite("Tracker classification, hedging and reconnect deadlines")
 struct TrackerClassificationTests {
-    let jobId = UUID()
+    let fixtures = TrackerFixtures()
+    var jobId: UUID { fixtures.jobId }
 
-    func event(_ seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobEvent {
-        JobEvent(jobId: jobId, seq: seq, state: state, stage: state.isTerminal ? .done : .segmentingSpines, fraction: fraction, timestamp: Date())
-    }
+    func event(_ seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobEvent { fixtures.event(seq, state, fraction: fraction) }
 
     func snapshot(seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobSnapshot {
-        JobSnapshot(
-            jobId: jobId, state: state, stage: state == .queued ? .queued : .segmentingSpines, fraction: fraction, seq: seq, createdAt: Date(),
-            updatedAt: Date(), startedAt: nil, finishedAt: nil, expiresAt: Date(), imageBytes: 1, result: nil, error: nil,
-            links: JobLinks(jobId: jobId))
+        fixtures.snapshot(seq: seq, state, fraction: fraction)
     }
 
     func accepted(_ mode: TrackerMode = .auto, settings: TrackerSettings = .init()) -> TrackerStateMachine {

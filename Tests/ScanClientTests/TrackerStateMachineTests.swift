@@ -6,17 +6,13 @@ import Testing
 /// Pure transitions of the hybrid tracker: no sockets, no clocks.
 @Suite("TrackerStateMachine")
 struct TrackerStateMachineTests {
-    let jobId = UUID()
+    let fixtures = TrackerFixtures()
+    var jobId: UUID { fixtures.jobId }
 
-    func event(_ seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobEvent {
-        JobEvent(jobId: jobId, seq: seq, state: state, stage: state.isTerminal ? .done : .segmentingSpines, fraction: fraction, timestamp: Date())
-    }
+    func event(_ seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobEvent { fixtures.event(seq, state, fraction: fraction) }
 
     func snapshot(seq: Int, _ state: JobState = .running, fraction: Double = 0.5) -> JobSnapshot {
-        JobSnapshot(
-            jobId: jobId, state: state, stage: state == .queued ? .queued : .segmentingSpines, fraction: fraction, seq: seq, createdAt: Date(),
-            updatedAt: Date(), startedAt: nil, finishedAt: nil, expiresAt: Date(), imageBytes: 1, result: nil, error: nil,
-            links: JobLinks(jobId: jobId))
+        fixtures.snapshot(seq: seq, state, fraction: fraction)
     }
 
     /// A machine whose run started and whose upload was accepted (seq 1, queued).

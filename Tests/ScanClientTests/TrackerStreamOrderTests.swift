@@ -63,7 +63,7 @@ struct TrackerStreamOrderTests {
 
     @Test("any interleaving of upload, socket replays and polls: seq strictly increasing, stage and fraction never back, one terminal", arguments: 0..<40)
     func randomInterleavings(seed: Int) {
-        var rng = SeededGenerator(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
+        var rng = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
         var machine = TrackerStateMachine(mode: .auto)
         var emitted: [JobEvent] = []
         var endings = 0
@@ -114,18 +114,5 @@ struct TrackerStreamOrderTests {
         #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
         #expect(emitted.filter(\.state.isTerminal).count <= 1)
         #expect(endings <= 1)
-    }
-}
-
-/// A deterministic generator for reproducible interleavings.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
