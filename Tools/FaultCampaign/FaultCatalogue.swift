@@ -1,3 +1,5 @@
+import ScanClient
+
 /// Draws a campaign from a seed: fault kinds in shuffled rounds (so every kind appears once per
 /// round of `kinds.count` jobs), each with random parameters and a random image.
 public struct FaultCatalogue: Sendable {
@@ -22,7 +24,7 @@ public struct FaultCatalogue: Sendable {
     /// The same seed and images always give the same jobs.
     public func draw(jobs count: Int, seed: UInt64) -> [CampaignJob] {
         guard !images.isEmpty else { return [] }
-        var random = CampaignRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var round: [FaultKind] = []
         return (0..<max(0, count)).map { index in
             if round.isEmpty { round = kinds.shuffled(using: &random) }
@@ -33,7 +35,7 @@ public struct FaultCatalogue: Sendable {
         }
     }
 
-    private func parameters(for kind: FaultKind, uploadBytes: Int, random: inout CampaignRandom) -> InjectedFault {
+    private func parameters(for kind: FaultKind, uploadBytes: Int, random: inout SplitMix64) -> InjectedFault {
         var fault = InjectedFault(kind: kind)
         switch kind {
         case .none, .silentUpgrade:
