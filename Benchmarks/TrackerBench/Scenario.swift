@@ -127,8 +127,8 @@ func summarize(
     switch result {
     case .success(let run):
         outcome.strategy = run.strategy?.name.rawValue ?? "none"
-        if case .pollingFallback(let reason, let status, let phase) = run.strategy {
-            outcome.strategy += "(\(reason.rawValue)\(status.map { " \($0)" } ?? ""), \(phase.rawValue))"
+        if case .pollingFallback(let reason, let status, let phase, let from) = run.strategy {
+            outcome.strategy += "(from \(from.rawValue): \(reason.rawValue)\(status.map { " \($0)" } ?? ""), \(phase.rawValue))"
         }
         outcome.ended =
             switch run.ending {

@@ -2,9 +2,10 @@ import Foundation
 import ScanClient
 
 /// One line of the analytics log: how one job run went and which ProgressStrategy carried it.
-/// The schema is `Analytics/analytics-record.schema.json` (version 1); never holds tokens or raw addresses.
+/// The schema is `Analytics/analytics-record.schema.json` (version 2: Server-Sent Events; version 1
+/// records still read); never holds tokens or raw addresses.
 public struct AnalyticsRecord: Codable, Sendable, Equatable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     public var timestamp: Date
@@ -13,17 +14,25 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public var command: String
     /// `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized, job_lost, socket_unavailable`.
     public var outcome: RunOutcome
-    /// `websocket, websocket_reconnected, polling_fallback, polling`; nil when nothing was tracked.
+    /// `websocket, websocket_reconnected, sse, polling_fallback, polling`; nil when nothing was tracked.
     public var strategy: StrategyName?
+    /// The streaming transport the carrying path fell back from (`websocket` for `sse`; `websocket` or
+    /// `sse` for `polling_fallback`); the fallback reason, status and phase are its first failure.
+    /// Absent in version 1 records, where it is always the WebSocket.
+    public var fallbackFrom: StreamTransport?
     public var fallbackReason: SocketFailureReason?
     public var fallbackStatus: Int?
     public var fallbackPhase: FallbackPhase?
     /// Whether adaptive memory chose polling for this run.
     public var adaptivePolling: Bool?
-    /// Result of the background WebSocket probe of an adaptive polling run.
+    /// Whether adaptive memory started this run at the event stream (the WebSocket fails on this network).
+    public var adaptiveEventStream: Bool?
+    /// Result of the background WebSocket probe of an adaptive run.
     public var probeSucceeded: Bool?
     public var reconnects: Int
     public var socketFailures: Int
+    /// Event-stream (SSE) failures (absent in version 1 records).
+    public var streamFailures: Int?
     public var polls: Int
     public var eventsByPath: [String: Int]
     public var uploadSeconds: Double?
@@ -43,7 +52,7 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
 
     public init(
         report: ScanReport, command: String, network: String, server: String, version: String, timestamp: Date = Date(),
-        adaptivePolling: Bool? = nil, probeSucceeded: Bool? = nil
+        adaptivePolling: Bool? = nil, adaptiveEventStream: Bool? = nil, probeSucceeded: Bool? = nil
     ) {
         schemaVersion = Self.currentSchemaVersion
         self.timestamp = timestamp
@@ -51,13 +60,16 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         self.command = command
         outcome = report.outcome
         strategy = report.strategy
+        fallbackFrom = report.fallbackFrom
         fallbackReason = report.fallbackReason
         fallbackStatus = report.fallbackStatus
         fallbackPhase = report.fallbackPhase
         self.adaptivePolling = adaptivePolling
+        self.adaptiveEventStream = adaptiveEventStream
         self.probeSucceeded = probeSucceeded
         reconnects = report.reconnects
         socketFailures = report.socketFailures
+        streamFailures = report.streamFailures
         polls = report.polls
         eventsByPath = report.eventsByPath
         uploadSeconds = report.uploadSeconds
@@ -73,9 +85,22 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     }
 
     /// Whether this run tried the WebSocket at all: it was classified as carried by it or as
-    /// falling back from it, or `--strategy websocket` could not get it to carry the job.
+    /// falling back from it (to the event stream or to polling), or `--strategy websocket` could not
+    /// get it to carry the job. A run that adaptive memory started at the event stream did not.
     public var triedWebSocket: Bool {
-        (strategy?.isWebSocket ?? false) || strategy == .pollingFallback || outcome == .socketUnavailable
+        if adaptiveEventStream == true { return false }
+        return (strategy?.isWebSocket ?? false) || (strategy == .sse && fallbackFrom == .websocket) || strategy == .pollingFallback
+            || (outcome == .socketUnavailable && (streamFailures ?? 0) == 0)
+    }
+    /// Whether this run tried the event stream: it carried the end, or polling fell back from it.
+    public var triedEventStream: Bool { strategy == .sse || (strategy == .pollingFallback && fallbackFrom == .sse) }
+    /// Whether the event stream carried the job to its end.
+    public var eventStreamCarried: Bool { strategy == .sse && reachedEnd }
+    /// Whether the WebSocket failed in this run (polling from the event stream means it failed first,
+    /// unless adaptive memory skipped it).
+    public var webSocketFailed: Bool {
+        guard adaptiveEventStream != true else { return false }
+        return (strategy == .sse && fallbackFrom == .websocket) || strategy == .pollingFallback
     }
     /// Whether the job reached its end (succeeded, failed or canceled on the server).
     public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(outcome) }

@@ -42,6 +42,7 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         public var runs: Int
         public var completion: Rate
         public var webSocketSuccess: Rate
+        public var eventStreamSuccess: Rate
         public var pollingFallback: Rate
         /// The adaptive-memory verdict for a network group, when asked for.
         public var verdict: String?
@@ -51,6 +52,8 @@ public struct StatsSummary: Codable, Sendable, Equatable {
     public var skippedLines: Int
     public var completion: Rate
     public var webSocketSuccess: Rate
+    /// Runs the event stream (SSE) carried to their end / runs that tried it.
+    public var eventStreamSuccess: Rate
     public var pollingFallback: Rate
     /// Tracked runs that stopped watching before the job ended, kept out of every rate.
     public var timedOut: Int
@@ -68,13 +71,14 @@ public struct StatsSummary: Codable, Sendable, Equatable {
     ///
     /// - completion = runs that succeeded / runs whose job was submitted and followed
     /// - WebSocket success = runs where the WebSocket carried the job to its end / runs that tried it
-    /// - polling fallback = `polling_fallback` runs / runs that tried the WebSocket
+    /// - SSE success = runs where the event stream carried the job to its end / runs that tried it
+    /// - polling fallback = `polling_fallback` runs / runs that tried the WebSocket or the event stream
     ///
     /// Runs that timed out or were interrupted are in no denominator (counted on their own).
     public init(records: [AnalyticsRecord], skippedLines: Int, groupedBy: StatsGrouping, verdicts: [String: String] = [:]) {
         runs = records.count
         self.skippedLines = skippedLines
-        (completion, webSocketSuccess, pollingFallback) = Self.rates(records)
+        (completion, webSocketSuccess, eventStreamSuccess, pollingFallback) = Self.rates(records)
         timedOut = records.filter { $0.wasTracked && $0.outcome == .timedOut }.count
         interrupted = records.filter { $0.wasTracked && $0.outcome == .stopped }.count
         var firstEvent: [String: Timing] = [:]
@@ -86,8 +90,13 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         self.firstEvent = firstEvent
         self.total = total
         var reasons: [String: Int] = [:]
-        for record in records where record.strategy == .pollingFallback {
+        for record in records where record.strategy == .pollingFallback || (record.strategy == .sse && record.fallbackFrom != nil) {
             var reason = record.fallbackReason?.rawValue ?? "unknown"
+            if record.strategy == .sse {
+                reason = "to sse: " + reason
+            } else if record.fallbackFrom == .sse {
+                reason = "sse " + reason
+            }
             if let status = record.fallbackStatus { reason += " \(status)" }
             if let phase = record.fallbackPhase { reason += " (\(phase.rawValue.replacingOccurrences(of: "_", with: " ")))" }
             reasons[reason, default: 0] += 1
@@ -95,30 +104,32 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         fallbackReasons = reasons
         self.groupedBy = groupedBy
         groups = Dictionary(grouping: records, by: { Self.key($0, groupedBy) }).map { key, group in
-            let (completion, webSocket, fallback) = Self.rates(group)
+            let (completion, webSocket, eventStream, fallback) = Self.rates(group)
             return Group(
-                key: key, runs: group.count, completion: completion, webSocketSuccess: webSocket, pollingFallback: fallback,
+                key: key, runs: group.count, completion: completion, webSocketSuccess: webSocket, eventStreamSuccess: eventStream,
+                pollingFallback: fallback,
                 verdict: groupedBy == .network ? verdicts[key] : nil)
         }.sorted { $0.key < $1.key }
     }
 
-    static func rates(_ records: [AnalyticsRecord]) -> (Rate, Rate, Rate) {
+    static func rates(_ records: [AnalyticsRecord]) -> (completion: Rate, webSocket: Rate, eventStream: Rate, fallback: Rate) {
         let tracked = records.filter { $0.wasTracked && !$0.stoppedWatching }
         let tried = records.filter { $0.triedWebSocket && !$0.stoppedWatching }
+        let triedStream = records.filter { $0.triedEventStream && !$0.stoppedWatching }
+        let streamed = records.filter { ($0.triedWebSocket || $0.triedEventStream) && !$0.stoppedWatching }
         return (
             Rate(tracked.filter { $0.outcome == .succeeded }.count, tracked.count, target: completionTarget),
             Rate(tried.filter(\.webSocketCarried).count, tried.count, target: webSocketTarget),
-            Rate(tried.filter { $0.strategy == .pollingFallback }.count, tried.count, target: fallbackTarget, lowerIsBetter: true)
+            Rate(triedStream.filter(\.eventStreamCarried).count, triedStream.count, target: webSocketTarget),
+            Rate(streamed.filter { $0.strategy == .pollingFallback }.count, streamed.count, target: fallbackTarget, lowerIsBetter: true)
         )
     }
 
     /// The adaptive-memory verdict per network for `--by network`: one server's verdict never
     /// replaces another's on the same network (each is named by its server when there are several).
-    public static func networkVerdicts(_ entries: [StrategyMemory.Entry]) -> [String: String] {
+    public static func networkVerdicts(_ entries: [StrategyMemory.Entry], now: Date = Date()) -> [String: String] {
         Dictionary(grouping: entries, by: \.network).mapValues { group in
-            func verdict(_ entry: StrategyMemory.Entry) -> String {
-                entry.preferPollingUntil.map { "prefers polling until \($0.formatted(.iso8601))" } ?? "WebSocket ok"
-            }
+            func verdict(_ entry: StrategyMemory.Entry) -> String { entry.describe(at: now) }
             let sorted = group.sorted { $0.server < $1.server }
             if sorted.count == 1, let only = sorted.first { return verdict(only) }
             return sorted.map { "server \($0.server): \(verdict($0))" }.joined(separator: "; ")

@@ -1,37 +1,108 @@
 import ScanClient
 import Foundation
 
-/// Per (network, server) memory of whether the WebSocket works, learned from run outcomes: after 2
-/// consecutive WebSocket failures that were not the server's fault, prefer polling for 7 days; one
-/// WebSocket success (a normal run or a background probe) clears the verdict. Stored as JSON in the
-/// state directory, written atomically (temp file + rename) under a lock; a corrupt file is ignored
-/// with a warning and rebuilt.
+/// Per (network, server) memory of which streaming transport works, learned from run outcomes, for
+/// each of the WebSocket and the event stream (SSE): after 2 consecutive failures of a transport that
+/// were not the server's fault, skip it for 7 days; one success (a normal run, or for the WebSocket a
+/// background probe) clears its verdict. The ladder then starts at the first transport not skipped:
+/// WebSocket, event stream, polling. Stored as JSON in the state directory, written atomically (temp
+/// file + rename) under a lock; a corrupt file is ignored with a warning and rebuilt.
 public struct StrategyMemory: Sendable {
+    /// What is remembered about one transport.
+    public struct Verdict: Codable, Sendable, Equatable {
+        public var consecutiveFailures: Int
+        /// Skip the transport until then.
+        public var avoidUntil: Date?
+        public var lastReason: String?
+
+        public init(consecutiveFailures: Int = 0, avoidUntil: Date? = nil, lastReason: String? = nil) {
+            self.consecutiveFailures = consecutiveFailures
+            self.avoidUntil = avoidUntil
+            self.lastReason = lastReason
+        }
+
+        func avoids(at now: Date) -> Bool { avoidUntil.map { $0 > now } ?? false }
+    }
+
     /// What is remembered for one (network, server).
     public struct Entry: Codable, Sendable, Equatable {
         public var network: String
         public var server: String
-        public var consecutiveFailures: Int
-        public var preferPollingUntil: Date?
-        public var lastReason: String?
+        public var webSocket: Verdict
+        public var eventStream: Verdict
         public var updatedAt: Date
 
-        public init(network: String, server: String, consecutiveFailures: Int, preferPollingUntil: Date? = nil, lastReason: String? = nil, updatedAt: Date) {
+        public init(network: String, server: String, webSocket: Verdict = .init(), eventStream: Verdict = .init(), updatedAt: Date) {
             self.network = network
             self.server = server
-            self.consecutiveFailures = consecutiveFailures
-            self.preferPollingUntil = preferPollingUntil
-            self.lastReason = lastReason
+            self.webSocket = webSocket
+            self.eventStream = eventStream
             self.updatedAt = updatedAt
+        }
+
+        private enum CodingKeys: String, CodingKey { case network, server, webSocket, eventStream, updatedAt }
+        /// Version 1 kept only the WebSocket's verdict, flat in the entry.
+        private enum VersionOneKeys: String, CodingKey { case consecutiveFailures, preferPollingUntil, lastReason }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            network = try c.decode(String.self, forKey: .network)
+            server = try c.decode(String.self, forKey: .server)
+            updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+            eventStream = try c.decodeIfPresent(Verdict.self, forKey: .eventStream) ?? Verdict()
+            if let webSocket = try c.decodeIfPresent(Verdict.self, forKey: .webSocket) {
+                self.webSocket = webSocket
+            } else {
+                let old = try decoder.container(keyedBy: VersionOneKeys.self)
+                webSocket = Verdict(
+                    consecutiveFailures: try old.decodeIfPresent(Int.self, forKey: .consecutiveFailures) ?? 0,
+                    avoidUntil: try old.decodeIfPresent(Date.self, forKey: .preferPollingUntil),
+                    lastReason: try old.decodeIfPresent(String.self, forKey: .lastReason))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(network, forKey: .network)
+            try c.encode(server, forKey: .server)
+            try c.encode(webSocket, forKey: .webSocket)
+            try c.encode(eventStream, forKey: .eventStream)
+            try c.encode(updatedAt, forKey: .updatedAt)
+        }
+
+        /// Where the ladder starts on this network now.
+        public func preference(at now: Date) -> Preference {
+            guard webSocket.avoids(at: now) else { return .ladder }
+            return eventStream.avoids(at: now) ? .polling : .eventStreamFirst
+        }
+
+        /// The verdict in words (`memory show`, `stats --by network`).
+        public func describe(at now: Date) -> String {
+            func part(_ name: String, _ verdict: Verdict) -> String {
+                if let until = verdict.avoidUntil, until > now { return "\(name) skipped until \(until.formatted(.iso8601))" }
+                let failures = verdict.consecutiveFailures
+                return failures > 0 ? "\(name) ok (\(failures) recent failure\(failures == 1 ? "" : "s"))" : "\(name) ok"
+            }
+            return part("WebSocket", webSocket) + ", " + part("SSE", eventStream) + " → " + preference(at: now).rawValue
         }
     }
 
+    /// Where a run's ladder starts.
+    public enum Preference: String, Sendable {
+        /// WebSocket, then the event stream, then polling.
+        case ladder = "websocket first"
+        /// The WebSocket fails here: the event stream, then polling.
+        case eventStreamFirst = "sse first"
+        /// Both streaming transports fail here: polling.
+        case polling = "polling"
+    }
+
     struct File: Codable {
-        var version = 1
+        var version = 2
         var entries: [String: Entry] = [:]
     }
 
-    public static let failuresToPreferPolling = 2
+    public static let failuresToAvoid = 2
     public static let verdictLifetime: TimeInterval = 7 * 24 * 3600
 
     public let path: String
@@ -44,31 +115,37 @@ public struct StrategyMemory: Sendable {
         StateDirectory.path(environment: environment) + "/strategy-memory.json"
     }
 
-    /// Whether polling is preferred now for this network and server.
-    public func prefersPolling(network: String, server: String, now: Date = Date()) -> Bool {
-        guard let until = load().file.entries[Self.key(network, server)]?.preferPollingUntil else { return false }
-        return until > now
+    /// Where the ladder starts now for this network and server.
+    public func preference(network: String, server: String, now: Date = Date()) -> Preference {
+        load().file.entries[Self.key(network, server)]?.preference(at: now) ?? .ladder
     }
 
-    /// Learns from one run's record; returns the entry after the update (nil when the record says nothing about the WebSocket).
+    /// Learns from one run's record; returns the entry after the update (nil when the record says
+    /// nothing about either streaming transport).
     @discardableResult
     public func learn(from record: AnalyticsRecord, now: Date = Date()) throws -> Entry? {
-        let success = record.webSocketCarried || record.probeSucceeded == true
-        let failure = record.strategy == .pollingFallback && !Self.isServerFault(record)
-        guard success || failure else { return nil }
+        let serverFault = Self.isServerFault(record)
+        let webSocket: Bool? =
+            record.webSocketCarried || record.probeSucceeded == true ? true : (record.webSocketFailed && !serverFault ? false : nil)
+        let eventStream: Bool? =
+            record.eventStreamCarried
+            ? true : (record.strategy == .pollingFallback && record.fallbackFrom == .sse && !serverFault ? false : nil)
+        guard webSocket != nil || eventStream != nil else { return nil }
+        let reason = record.fallbackReason?.rawValue
         return try update(network: record.network, server: record.server, now: now) { entry in
-            if success {
-                entry.consecutiveFailures = 0
-                entry.preferPollingUntil = nil
-                entry.lastReason = nil
-            } else {
-                entry.consecutiveFailures += 1
-                entry.lastReason = record.fallbackReason?.rawValue
-                if entry.consecutiveFailures >= Self.failuresToPreferPolling {
-                    entry.preferPollingUntil = now.addingTimeInterval(Self.verdictLifetime)
-                }
-            }
+            if let webSocket { Self.learn(&entry.webSocket, success: webSocket, reason: record.fallbackFrom == .sse ? nil : reason, now: now) }
+            if let eventStream { Self.learn(&entry.eventStream, success: eventStream, reason: reason, now: now) }
         }
+    }
+
+    private static func learn(_ verdict: inout Verdict, success: Bool, reason: String?, now: Date) {
+        if success {
+            verdict = Verdict()
+            return
+        }
+        verdict.consecutiveFailures += 1
+        verdict.lastReason = reason ?? verdict.lastReason
+        if verdict.consecutiveFailures >= failuresToAvoid { verdict.avoidUntil = now.addingTimeInterval(verdictLifetime) }
     }
 
     /// A 5xx (including 503) from the server is the server's fault, not the network's.
@@ -82,7 +159,9 @@ public struct StrategyMemory: Sendable {
         let (file, warning) = load()
         let live = file.entries.values.map { entry in
             var entry = entry
-            if let until = entry.preferPollingUntil, until <= now { entry.preferPollingUntil = nil }
+            for path in [\Entry.webSocket, \Entry.eventStream] where !entry[keyPath: path].avoids(at: now) {
+                entry[keyPath: path].avoidUntil = nil
+            }
             return entry
         }
         return (live.sorted { ($0.network, $0.server) < ($1.network, $1.server) }, warning)
@@ -105,12 +184,14 @@ public struct StrategyMemory: Sendable {
         return try FileLock.withLock(path + ".lock") {
             var file = load().file
             for (key, entry) in file.entries {
-                if let until = entry.preferPollingUntil, until <= now, entry.consecutiveFailures >= Self.failuresToPreferPolling {
-                    file.entries.removeValue(forKey: key)  // an expired verdict is dropped
+                for path in [\Entry.webSocket, \Entry.eventStream] {
+                    if let until = entry[keyPath: path].avoidUntil, until <= now {
+                        file.entries[key]?[keyPath: path] = Verdict()  // an expired verdict is dropped
+                    }
                 }
             }
             let key = Self.key(network, server)
-            var entry = file.entries[key] ?? Entry(network: network, server: server, consecutiveFailures: 0, updatedAt: now)
+            var entry = file.entries[key] ?? Entry(network: network, server: server, updatedAt: now)
             change(&entry)
             entry.updatedAt = now
             file.entries[key] = entry

@@ -46,7 +46,11 @@ public struct CurlHTTPClient: Sendable {
     public func send(
         _ request: HTTPRequestData, uploadProgress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws(HTTPTransportError) -> HTTPResponseData {
-        let transfer = CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress)
+        try await perform(CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress))
+    }
+
+    /// Runs `transfer` on a transfer thread with a pooled handle; task cancellation aborts it.
+    fileprivate func perform(_ transfer: CurlTransfer) async throws(HTTPTransportError) -> HTTPResponseData {
         let handles = self.handles
         let result: Result<HTTPResponseData, HTTPTransportError> = await withTaskCancellationHandler {
             await TransferThreads.shared.run {
@@ -64,19 +68,53 @@ public struct CurlHTTPClient: Sendable {
     }
 }
 
+extension CurlHTTPClient {
+    /// Performs a request whose response is consumed as it arrives (an event stream): `sink` gets the
+    /// status and headers once, before the first body byte, then the body bytes chunk by chunk, on the
+    /// transfer thread. Returns the status when the response ends. No low-speed or total limit applies
+    /// (the caller watches for silence); task cancellation aborts the transfer within about a second.
+    public func stream(_ request: HTTPRequestData, into sink: HTTPStreamSink) async throws(HTTPTransportError) -> Int {
+        var streaming = configuration
+        streaming.lowSpeedBytes = 0
+        streaming.totalTimeout = nil
+        return try await perform(CurlTransfer(request: request, configuration: streaming, uploadProgress: nil, sink: sink)).status
+    }
+}
+
+/// Receives a streamed response as it arrives, on the transfer thread.
+public struct HTTPStreamSink: Sendable {
+    /// The status and headers (names lower-cased), once, before the first body byte.
+    public var head: @Sendable (Int, [String: String]) -> Void
+    /// Body bytes, as they arrive.
+    public var body: @Sendable ([UInt8]) -> Void
+
+    public init(head: @escaping @Sendable (Int, [String: String]) -> Void, body: @escaping @Sendable ([UInt8]) -> Void) {
+        self.head = head
+        self.body = body
+    }
+}
+
 /// The state of one libcurl easy transfer, shared with its C callbacks through `userdata`.
 final class CurlTransfer: @unchecked Sendable {
     // Only the transfer thread touches these (callbacks run inside curl_easy_perform on it).
     private let request: HTTPRequestData
     private let configuration: CurlHTTPClient.Configuration
     private let uploadProgress: (@Sendable (Int, Int) -> Void)?
+    /// Set for a streamed response: the body goes there instead of into `responseBody`.
+    private let sink: HTTPStreamSink?
+    private var headDelivered = false
+    private var handle: UnsafeMutableRawPointer?
     private var readOffset = 0
     private var responseBody: [UInt8] = []
     private var responseHeaders: [String: String] = [:]
     // Touched from any thread.
     private let canceled = Atomic<Bool>(false)
 
-    init(request: HTTPRequestData, configuration: CurlHTTPClient.Configuration, uploadProgress: (@Sendable (Int, Int) -> Void)?) {
+    init(
+        request: HTTPRequestData, configuration: CurlHTTPClient.Configuration, uploadProgress: (@Sendable (Int, Int) -> Void)?,
+        sink: HTTPStreamSink? = nil
+    ) {
+        self.sink = sink
         self.request = request
         self.configuration = configuration
         self.uploadProgress = uploadProgress
@@ -86,6 +124,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Runs the transfer on `handle` (reset, possibly holding a live connection from an earlier transfer).
     func perform(_ handle: UnsafeMutableRawPointer) -> Result<HTTPResponseData, HTTPTransportError> {
+        self.handle = handle
+        defer { self.handle = nil }
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(headerList) }
         for (name, value) in request.headers + [("Expect", "")] {
@@ -132,7 +172,12 @@ final class CurlTransfer: @unchecked Sendable {
             guard let pointer, let userdata else { return 0 }
             let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
             let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
-            me.responseBody.append(contentsOf: bytes)
+            if let sink = me.sink {
+                me.deliverHead(to: sink)
+                sink.body(Array(bytes))
+            } else {
+                me.responseBody.append(contentsOf: bytes)
+            }
             return size * count
         }
         bs_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata)
@@ -199,6 +244,15 @@ final class CurlTransfer: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Hands a streamed response's status and headers to its sink, once.
+    private func deliverHead(to sink: HTTPStreamSink) {
+        guard !headDelivered, let handle else { return }
+        headDelivered = true
+        var status = 0
+        bs_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        sink.head(status, responseHeaders)
     }
 
     private static func error(_ code: CURLcode, detail: String, canceled: Bool) -> HTTPTransportError {

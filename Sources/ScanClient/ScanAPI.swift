@@ -87,6 +87,18 @@ public struct ScanAPI: Sendable {
         return try? await http.send(probe).status
     }
 
+    /// `GET /v1/scans/{jobId}/events?after=N` as an event stream (Server-Sent Events), on a new
+    /// connection of its own: it is held for the whole job (the kept-alive one stays free for polls),
+    /// and a proxy may judge each connection by its first request.
+    func eventStreamRequest(jobId: UUID, after: Int) -> HTTPRequestData {
+        var request = request("GET", Routes.events(jobId, after: after))
+        request.freshConnection = true
+        request.headers.removeAll { $0.0 == "Accept" }
+        request.headers.append(("Accept", EventStreamWire.mediaType))
+        if after > 0 { request.headers.append((EventStreamWire.lastEventIDHeader, "\(after)")) }
+        return request
+    }
+
     /// The `ws://` or `wss://` URL of a job's events.
     public func eventsURL(jobId: UUID, after: Int) -> String {
         let socketBase =

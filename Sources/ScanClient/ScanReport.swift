@@ -34,6 +34,10 @@ public struct ScanReport: Codable, Sendable {
     public var state: JobState?
     /// Which ProgressStrategy carried the run; nil when nothing was tracked.
     public var strategy: StrategyName?
+    /// The streaming transport the carrying path fell back from: `websocket` for `sse` and for
+    /// polling after a WebSocket failure, `sse` for polling after the event stream failed too.
+    /// The fallback reason, status and phase are that transport's first failure.
+    public var fallbackFrom: StreamTransport?
     public var fallbackReason: SocketFailureReason?
     public var fallbackStatus: Int?
     public var fallbackPhase: FallbackPhase?
@@ -46,6 +50,8 @@ public struct ScanReport: Codable, Sendable {
     public var resubmissions: Int
     public var reconnects: Int
     public var socketFailures: Int
+    /// Event-stream (SSE) failures.
+    public var streamFailures: Int
     public var polls: Int
     public var eventsByPath: [String: Int]
     public var spineCount: Int?
@@ -55,8 +61,8 @@ public struct ScanReport: Codable, Sendable {
     public var result: ScanResult?
 
     private enum CodingKeys: String, CodingKey {
-        case image, jobId, outcome, state, strategy, fallbackReason, fallbackStatus, fallbackPhase, prepareMilliseconds, uploadSeconds
-        case firstEventSeconds, totalSeconds, bytesUp, uploadAttempts, resubmissions, reconnects, socketFailures, polls, eventsByPath
+        case image, jobId, outcome, state, strategy, fallbackFrom, fallbackReason, fallbackStatus, fallbackPhase, prepareMilliseconds, uploadSeconds
+        case firstEventSeconds, totalSeconds, bytesUp, uploadAttempts, resubmissions, reconnects, socketFailures, streamFailures, polls, eventsByPath
         case spineCount, error, result
     }
 
@@ -68,6 +74,7 @@ public struct ScanReport: Codable, Sendable {
         self.resubmissions = 0
         self.reconnects = 0
         self.socketFailures = 0
+        self.streamFailures = 0
         self.polls = 0
         self.eventsByPath = [:]
     }
@@ -82,16 +89,27 @@ public struct ScanReport: Codable, Sendable {
             // (or polling had carried it).
             strategy = .websocketReconnected
         }
-        if case .pollingFallback(let reason, let status, let phase) = run.strategy {
-            fallbackReason = reason
-            fallbackStatus = status
-            fallbackPhase = phase
+        switch run.strategy {
+        case .pollingFallback(let reason, let status, let phase, let from):
+            recordFallback(from: from, TransportFailure(reason: reason, status: status, phase: phase))
+        case .sse(let failure?):
+            recordFallback(from: .websocket, failure)
+        default:
+            break
         }
         uploadSeconds = run.uploadSeconds
         firstEventSeconds = run.firstEventSeconds
         reconnects += run.metrics.reconnects
         socketFailures += run.metrics.socketFailures
+        streamFailures += run.metrics.streamFailures
         polls += run.metrics.pollsMade
         for (path, count) in run.metrics.eventsByPath { eventsByPath[path.rawValue, default: 0] += count }
+    }
+
+    private mutating func recordFallback(from transport: StreamTransport, _ failure: TransportFailure) {
+        fallbackFrom = transport
+        fallbackReason = failure.reason
+        fallbackStatus = failure.status
+        fallbackPhase = failure.phase
     }
 }

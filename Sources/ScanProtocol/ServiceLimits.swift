@@ -14,11 +14,15 @@ public struct ServiceLimits: Codable, Sendable, Equatable {
     public var heartbeatSeconds: Double
     /// Seconds a finished job stays readable.
     public var jobTTLSeconds: Double
+    /// Whether the events route also answers as an event stream (Server-Sent Events). Absent from
+    /// servers that predate it: clients then go from the WebSocket straight to polling.
+    public var eventStream: Bool?
 
     public init(
         protocolVersion: Int = 1, maxBytes: Int, maxPixels: Int, recommendedLongSide: Int, acceptedTypes: [String] = ["image/jpeg"],
-        heartbeatSeconds: Double, jobTTLSeconds: Double
+        heartbeatSeconds: Double, jobTTLSeconds: Double, eventStream: Bool? = true
     ) {
+        self.eventStream = eventStream
         self.protocolVersion = protocolVersion
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels

@@ -10,7 +10,18 @@ import Testing
 /// WebSockets (403, as corporate proxies do), then stops blocking.
 @Suite("Adaptive strategy memory")
 struct AdaptiveMemoryTests {
-    @Test("two blocked runs → polling preferred (with a failing probe); unblocked → the probe clears the verdict")
+    /// One `bookscan scan --adaptive` of a sample through `proxy`; returns the record it appended to `log`.
+    static func adaptiveScan(through proxy: FaultProxy, log: String) async throws -> [String: Any] {
+        let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
+        let run = try await CLITests().bookscan([
+            "scan", sample, "--server", proxy.baseURL, "--adaptive", "--analytics-log", log, "--poll-interval", "200ms", "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        return try JSONSerialization.jsonObject(with: Data(try #require(lines.last).utf8)) as? [String: Any] ?? [:]
+    }
+
+    @Test("events blocked (WebSocket and SSE) twice → polling preferred (with a failing probe); unblocked → the probe clears the verdict")
     func learnsAndHeals() async throws {
         let service = try await EmbeddedScanService.startQuietly()
         let blocked = NIOLockedValueBox(true)
@@ -24,16 +35,7 @@ struct AdaptiveMemoryTests {
             }
         }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("adaptive-\(UUID().uuidString).jsonl").path
-        let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
-        let cli = CLITests()
-        func scan() async throws -> [String: Any] {
-            let run = try await cli.bookscan([
-                "scan", sample, "--server", proxy.baseURL, "--adaptive", "--analytics-log", log, "--poll-interval", "200ms", "--quiet",
-            ])
-            #expect(run.status == 0, "\(run.stderr)")
-            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-            return try JSONSerialization.jsonObject(with: Data(try #require(lines.last).utf8)) as? [String: Any] ?? [:]
-        }
+        func scan() async throws -> [String: Any] { try await Self.adaptiveScan(through: proxy, log: log) }
         let first = try await scan()
         #expect(first["strategy"] as? String == "polling_fallback")
         #expect(first["fallbackStatus"] as? Int == 403)
@@ -50,5 +52,34 @@ struct AdaptiveMemoryTests {
         let fifth = try await scan()
         #expect(fifth["strategy"] as? String == "websocket")
         #expect(fifth["adaptivePolling"] == nil)
+    }
+
+    @Test("upgrades blocked twice (SSE passes) → the next run starts at SSE, never tries the socket, probes it in the background")
+    func startsAtEventStream() async throws {
+        let service = try await EmbeddedScanService.startQuietly()
+        let proxy = try await FaultProxy.start(upstreamPort: service.port) { _ in .blockUpgrade }
+        defer {
+            Task {
+                await proxy.stop()
+                await service.stop()
+            }
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("adaptive-sse-\(UUID().uuidString).jsonl").path
+        func scan() async throws -> [String: Any] { try await Self.adaptiveScan(through: proxy, log: log) }
+        for _ in 0..<2 {
+            let blocked = try await scan()
+            #expect(blocked["strategy"] as? String == "sse")
+            #expect(blocked["fallbackFrom"] as? String == "websocket")
+            #expect(blocked["fallbackReason"] as? String == "refused")
+            #expect(blocked["adaptiveEventStream"] == nil)
+        }
+        let upgradesBefore = proxy.requests.filter { $0.0.isUpgrade }.count
+        let third = try await scan()
+        #expect(third["strategy"] as? String == "sse")
+        #expect(third["adaptiveEventStream"] as? Bool == true)
+        #expect(third["fallbackFrom"] == nil && third["socketFailures"] as? Int == 0)
+        #expect(third["probeSucceeded"] as? Bool == false)
+        // The run itself opened no socket: the one upgrade since is the background probe's.
+        #expect(proxy.requests.filter { $0.0.isUpgrade }.count == upgradesBefore + 1)
     }
 }

@@ -12,11 +12,11 @@ struct FaultCampaignTests {
         return CampaignConfiguration.images(in: root.appendingPathComponent("SampleImages").path)
     }()
 
-    /// Four rounds of the thirteen fault kinds and two more: every kind at least four times.
-    static let ciJobs = 54
+    /// Four rounds of the fifteen fault kinds: every kind four times.
+    static let ciJobs = 60
     static let ciSeed: UInt64 = 2026
 
-    @Test("54 jobs through the fault proxy (every fault kind at least 4 times): 100 % complete, every emitted stream and record correct")
+    @Test("60 jobs through the fault proxy (every fault kind 4 times): 100 % complete, every emitted stream and record correct")
     func ciCampaign() async throws {
         try #require(!Self.sampleImages.isEmpty)
         let runner = CampaignRunner(configuration: CampaignConfiguration(jobs: Self.ciJobs, seed: Self.ciSeed, concurrency: 12, images: Self.sampleImages))
@@ -81,8 +81,11 @@ struct FaultCampaignTests {
     func expectations() {
         var refused = InjectedFault(kind: .upgradeRefused)
         refused.status = 426
-        #expect(refused.expected == .fallback(.refused, status: 426))
-        #expect(InjectedFault(kind: .silentUpgrade).expected == .fallback(.silent))
+        #expect(refused.expected == .fallback(.refused, status: 426, from: .sse))
+        #expect(InjectedFault(kind: .silentUpgrade).expected == .eventStream(after: .silent))
+        #expect(InjectedFault(kind: .blockedUpgrade).expected == .eventStream(after: .refused, status: 426))
+        let buffered = InjectedFault(kind: .bufferingProxy).expected
+        #expect(buffered.strategy == .pollingFallback && buffered.fallbackFrom == .sse && buffered.fallbackReason == .buffered)
         #expect(InjectedFault(kind: .tcpReset).expected.strategy == .websocketReconnected)
         var polls = InjectedFault(kind: .pollFaults)
         polls.viaFallback = false
@@ -90,7 +93,7 @@ struct FaultCampaignTests {
         #expect(polls.expected == .polling)
         polls.viaFallback = true
         #expect(polls.mode == .auto)
-        #expect(polls.expected == .fallback(.refused, status: 503))
+        #expect(polls.expected == .fallback(.refused, status: 503, from: .sse))
         #expect(InjectedFault(kind: .partialReplay).expected == .reconnectedTwice)
         #expect(InjectedFault(kind: .reconnectDuringPoll).expected == .reconnected)
         #expect(InjectedFault(kind: .lateUploadAnswer).expected == .websocket)

@@ -15,12 +15,14 @@ struct AnalyticsTests {
         return path
     }
 
-    func record(network: String = "1111111111111111", strategy: StrategyName?, outcome: RunOutcome = .succeeded, reason: SocketFailureReason? = nil, status: Int? = nil)
-        throws -> AnalyticsRecord
-    {
+    func record(
+        network: String = "1111111111111111", strategy: StrategyName?, outcome: RunOutcome = .succeeded, reason: SocketFailureReason? = nil,
+        status: Int? = nil, from: StreamTransport? = nil
+    ) throws -> AnalyticsRecord {
         var report = ScanReport(image: "x.jpg", outcome: outcome, totalSeconds: 1)
         report.jobId = UUID()
         report.strategy = strategy
+        report.fallbackFrom = from
         report.fallbackReason = reason
         report.fallbackStatus = status
         report.fallbackPhase = reason == nil ? nil : .beforeFirstEvent
@@ -80,14 +82,16 @@ struct AnalyticsTests {
     func verdictsPerServer() {
         let now = Date()
         let blocked = StrategyMemory.Entry(
-            network: "n1", server: "s-a", consecutiveFailures: 2, preferPollingUntil: now.addingTimeInterval(3600), lastReason: "silent", updatedAt: now)
-        let fine = StrategyMemory.Entry(network: "n1", server: "s-b", consecutiveFailures: 0, preferPollingUntil: nil, lastReason: nil, updatedAt: now)
-        let alone = StrategyMemory.Entry(network: "n2", server: "s-a", consecutiveFailures: 0, preferPollingUntil: nil, lastReason: nil, updatedAt: now)
+            network: "n1", server: "s-a",
+            webSocket: .init(consecutiveFailures: 2, avoidUntil: now.addingTimeInterval(3600), lastReason: "silent"), updatedAt: now)
+        let fine = StrategyMemory.Entry(network: "n1", server: "s-b", updatedAt: now)
+        let alone = StrategyMemory.Entry(network: "n2", server: "s-a", updatedAt: now)
         for order in [[blocked, fine, alone], [alone, fine, blocked]] {
-            let verdicts = StatsSummary.networkVerdicts(order)
-            #expect(verdicts["n1"]?.contains("server s-a: prefers polling until") == true)
-            #expect(verdicts["n1"]?.contains("server s-b: WebSocket ok") == true)
-            #expect(verdicts["n2"] == "WebSocket ok")
+            let verdicts = StatsSummary.networkVerdicts(order, now: now)
+            #expect(verdicts["n1"]?.contains("server s-a: WebSocket skipped until") == true)
+            #expect(verdicts["n1"]?.contains("→ sse first") == true)
+            #expect(verdicts["n1"]?.contains("server s-b: WebSocket ok, SSE ok → websocket first") == true)
+            #expect(verdicts["n2"] == "WebSocket ok, SSE ok → websocket first")
         }
     }
 
@@ -205,26 +209,60 @@ struct AnalyticsTests {
         return condition()
     }
 
-    @Test("memory: two network failures prefer polling; a server 5xx does not count; a success clears; verdicts expire")
+    @Test("memory: two WebSocket failures start the ladder at SSE; a server 5xx does not count; a success clears; verdicts expire")
     func memoryTransitions() throws {
         let memory = StrategyMemory(path: try temporaryDirectory() + "/m.json")
         let network = "2222222222222222"
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .refused, status: 503), now: now)
-        try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .silent), now: now)
-        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
+        try memory.learn(from: try record(network: network, strategy: .sse, reason: .silent, from: .websocket), now: now)
+        #expect(memory.preference(network: network, server: "embedded", now: now) == .ladder)
         try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .dropped), now: now)
-        #expect(memory.prefersPolling(network: network, server: "embedded", now: now))
-        #expect(!memory.prefersPolling(network: "1111111111111111", server: "embedded", now: now))
+        #expect(memory.preference(network: network, server: "embedded", now: now) == .eventStreamFirst)
+        #expect(memory.preference(network: "1111111111111111", server: "embedded", now: now) == .ladder)
         // expiry after 7 days
-        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now.addingTimeInterval(7 * 86400 + 1)))
+        #expect(memory.preference(network: network, server: "embedded", now: now.addingTimeInterval(7 * 86400 + 1)) == .ladder)
         // a probe success clears the verdict
-        var probed = try record(network: network, strategy: .polling)
+        var probed = try record(network: network, strategy: .sse)
+        probed.adaptiveEventStream = true
         probed.probeSucceeded = true
         try memory.learn(from: probed, now: now)
-        #expect(!memory.prefersPolling(network: network, server: "embedded", now: now))
-        #expect(memory.entries(now: now).entries.first?.consecutiveFailures == 0)
+        #expect(memory.preference(network: network, server: "embedded", now: now) == .ladder)
+        #expect(memory.entries(now: now).entries.first?.webSocket.consecutiveFailures == 0)
         #expect(try memory.forget(network: network) == 1)
+    }
+
+    @Test("memory: the event stream has its own verdict; with both skipped the run polls; an SSE success clears only SSE's")
+    func memoryThreeTransports() throws {
+        let memory = StrategyMemory(path: try temporaryDirectory() + "/m.json")
+        let network = "3333333333333333"
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        // A buffering proxy: the WebSocket is refused and the event stream buffered, twice.
+        for _ in 0..<2 {
+            try memory.learn(from: try record(network: network, strategy: .pollingFallback, reason: .buffered, from: .sse), now: now)
+        }
+        #expect(memory.preference(network: network, server: "embedded", now: now) == .polling)
+        let entry = try #require(memory.entries(now: now).entries.first)
+        #expect(entry.eventStream.lastReason == "buffered")
+        #expect(entry.webSocket.consecutiveFailures == 2 && entry.webSocket.lastReason == nil)
+        // An adaptive run that started at SSE and was carried by it: SSE is fine again; the WebSocket was not tried.
+        var carried = try record(network: network, strategy: .sse)
+        carried.adaptiveEventStream = true
+        try memory.learn(from: carried, now: now)
+        #expect(memory.preference(network: network, server: "embedded", now: now) == .eventStreamFirst)
+        #expect(memory.entries(now: now).entries.first?.webSocket.consecutiveFailures == 2)
+    }
+
+    @Test("a version 1 memory file (WebSocket verdict only, flat) still reads")
+    func memoryVersionOne() throws {
+        let path = try temporaryDirectory() + "/m.json"
+        let old = #"{"version":1,"entries":{"n|s":{"network":"n","server":"s","consecutiveFailures":2,"preferPollingUntil":"2030-01-01T00:00:00Z","lastReason":"silent","updatedAt":"2026-01-01T00:00:00Z"}}}"#
+        try Data(old.utf8).write(to: URL(fileURLWithPath: path))
+        let memory = StrategyMemory(path: path)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(memory.entries(now: now).warning == nil)
+        #expect(memory.entries(now: now).entries.first?.webSocket.lastReason == "silent")
+        #expect(memory.preference(network: "n", server: "s", now: now) == .eventStreamFirst)
     }
 
     @Test("a corrupt memory file is ignored with a warning and rebuilt")

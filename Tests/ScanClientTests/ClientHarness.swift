@@ -36,28 +36,33 @@ struct ClientHarness {
         pollInterval: .milliseconds(200), firstFrameDeadline: .milliseconds(500), socketGiveUp: .seconds(3), silenceTimeout: .seconds(1),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
+    /// `eventStream`: whether the `auto` ladder includes Server-Sent Events (as with a server whose
+    /// limits offer them); false follows a server without them, WebSocket → polling.
     func session(
         mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
-        timeout: Duration? = .seconds(60)
+        timeout: Duration? = .seconds(60), eventStream: Bool = true
     ) -> ScanSession {
         let api = ScanAPI(
             baseURL: baseURL, token: nil, http: CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5))),
             uploadRetry: RetryPolicy(delays: [.zero, .milliseconds(100), .milliseconds(300)], jitter: .milliseconds(20)))
         var logger = Logger(label: "test.client")
         logger.logLevel = .critical
-        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, clientPingInterval: clientPingInterval, logger: logger)
+        let tracker = ProgressTracker(
+            api: api, mode: mode, settings: settings, clientPingInterval: clientPingInterval, logger: logger, eventStreamAvailable: eventStream)
         return ScanSession(api: api, tracker: tracker, timeout: timeout)
     }
 
     /// Scans `path` and records what the display would have shown.
     func scan(
         _ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
-        timeout: Duration? = .seconds(60)
+        timeout: Duration? = .seconds(60), eventStream: Bool = true
     ) async -> (ScanReport, Observed) {
         let observed = Observed()
         var display = ScanSession.Display()
         display.tracker = TrackerObserver(event: { event, path, fraction in observed.record(event, path, fraction) })
-        let report = await session(mode: mode, settings: settings, clientPingInterval: clientPingInterval, timeout: timeout).scan(
+        let report = await session(
+            mode: mode, settings: settings, clientPingInterval: clientPingInterval, timeout: timeout, eventStream: eventStream
+        ).scan(
             path: path, preparer: ImagePreparer(longSide: 800), display: display)
         return (report, observed)
     }

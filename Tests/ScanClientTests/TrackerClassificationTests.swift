@@ -17,7 +17,7 @@ struct TrackerClassificationTests {
     }
 
     func accepted(_ mode: TrackerMode = .auto, settings: TrackerSettings = .init()) -> TrackerStateMachine {
-        var machine = TrackerStateMachine(mode: mode, settings: settings)
+        var machine = TrackerStateMachine(mode: mode, settings: settings, eventStreamAvailable: false)
         _ = machine.start()
         _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
         return machine
@@ -84,7 +84,7 @@ struct TrackerClassificationTests {
 
     @Test("a terminal upload (PUT) snapshot with no socket frame is not websocket")
     func terminalUploadSnapshot() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         let done = machine.uploadAccepted(snapshot(seq: 7, .succeeded, fraction: 1))
         #expect(finishes(done).count == 1)

@@ -17,7 +17,7 @@ struct TrackerStateMachineTests {
 
     /// A machine whose run started and whose upload was accepted (seq 1, queued).
     func accepted(_ mode: TrackerMode = .auto) -> TrackerStateMachine {
-        var machine = TrackerStateMachine(mode: mode)
+        var machine = TrackerStateMachine(mode: mode, eventStreamAvailable: false)
         _ = machine.start()
         _ = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
         return machine
@@ -40,13 +40,13 @@ struct TrackerStateMachineTests {
 
     @Test("auto opens the socket before the upload is accepted (failure mode 1, 2, 3: order does not matter)")
     func socketOpensAtStart() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         #expect(machine.start() == [.openSocket(connection: 1, after: 0)])
     }
 
     @Test("an upgrade 404 that races ahead of the upload is not a failure; the socket reopens after acceptance")
     func earlyUpgradeRace() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         let ended = machine.socketEnded(connection: 1, .refused(status: 404))
         #expect(!ended.contains { if case .poll = $0 { true } else { false } })
@@ -86,7 +86,7 @@ struct TrackerStateMachineTests {
 
     @Test("no frame 2.5 s after acceptance starts polling in parallel; the socket keeps trying (failure mode 5, 15)")
     func firstFrameDeadline() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         let accepted = machine.uploadAccepted(snapshot(seq: 1, .queued, fraction: 0))
         #expect(accepted.contains(.schedule(.firstFrameDeadline, after: .milliseconds(2500))))
@@ -281,7 +281,7 @@ struct TrackerStateMachineTests {
 
     @Test("timeout and interrupt end the run once, as themselves")
     func stopWatching() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         #expect(finishes(machine.deadlineExceeded()) == [.timedOut])
         #expect(machine.interrupted().isEmpty)

@@ -31,7 +31,7 @@ struct TrackerStreamOrderTests {
 
     @Test("upload snapshot seq 3, then the socket replays 1, 2: only events newer than 3 are delivered; contiguity still counts 1, 2")
     func uploadThenReplay() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         #expect(delivered(machine.uploadAccepted(snapshot(3))).map(\.seq) == [3])
         _ = machine.socketOpened(connection: 1)
@@ -44,7 +44,7 @@ struct TrackerStreamOrderTests {
 
     @Test("a poll at 62 %, then a reconnected socket replays older events: none of them is shown again")
     func pollThenSocketReplay() {
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         _ = machine.start()
         _ = machine.uploadAccepted(snapshot(1))
         _ = machine.socketOpened(connection: 1)
@@ -64,7 +64,7 @@ struct TrackerStreamOrderTests {
     @Test("any interleaving of upload, socket replays and polls: seq strictly increasing, stage and fraction never back, one terminal", arguments: 0..<40)
     func randomInterleavings(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
-        var machine = TrackerStateMachine(mode: .auto)
+        var machine = TrackerStateMachine(mode: .auto, eventStreamAvailable: false)
         var emitted: [JobEvent] = []
         var endings = 0
         func take(_ actions: [TrackerStateMachine.Action]) {

@@ -4,6 +4,8 @@ import ScanClient
 /// The analytics classification a job must end up with, given the fault injected into it.
 public struct ExpectedClassification: Sendable, Codable, Equatable, CustomStringConvertible {
     public var strategy: StrategyName
+    /// The transport the carrying path fell back from (the record's `fallbackFrom`).
+    public var fallbackFrom: StreamTransport?
     public var fallbackReason: SocketFailureReason?
     public var fallbackStatus: Int?
     public var fallbackPhase: FallbackPhase?
@@ -16,10 +18,11 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     public var alsoAccepted: StrategyName?
 
     public init(
-        strategy: StrategyName, fallbackReason: SocketFailureReason? = nil, fallbackStatus: Int? = nil, fallbackPhase: FallbackPhase? = nil,
-        minimumSocketFailures: Int = 0, maximumSocketFailures: Int? = nil
+        strategy: StrategyName, fallbackFrom: StreamTransport? = nil, fallbackReason: SocketFailureReason? = nil, fallbackStatus: Int? = nil,
+        fallbackPhase: FallbackPhase? = nil, minimumSocketFailures: Int = 0, maximumSocketFailures: Int? = nil
     ) {
         self.strategy = strategy
+        self.fallbackFrom = fallbackFrom
         self.fallbackReason = fallbackReason
         self.fallbackStatus = fallbackStatus
         self.fallbackPhase = fallbackPhase
@@ -40,21 +43,33 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
     }()
     public static let polling = ExpectedClassification(strategy: .polling, maximumSocketFailures: 0)
 
-    /// A polling fallback before any event, for this reason (and status of a refused upgrade).
-    public static func fallback(_ reason: SocketFailureReason, status: Int? = nil) -> ExpectedClassification {
+    /// A polling fallback before any event from `from`, for this reason (and status of a refusal).
+    /// A refusal of the events route refuses the WebSocket once (it is not retried); `socketFailures`
+    /// pins the count for other faults that fail the WebSocket exactly once.
+    public static func fallback(
+        _ reason: SocketFailureReason, status: Int? = nil, from: StreamTransport = .websocket, socketFailures: Int? = nil
+    ) -> ExpectedClassification {
+        let failures = socketFailures ?? (reason == .refused ? 1 : nil)
+        return ExpectedClassification(
+            strategy: .pollingFallback, fallbackFrom: from, fallbackReason: reason, fallbackStatus: status, fallbackPhase: .beforeFirstEvent,
+            minimumSocketFailures: failures ?? 0, maximumSocketFailures: failures)
+    }
+
+    /// The event stream carried the job after the WebSocket failed before any event for this reason.
+    public static func eventStream(after reason: SocketFailureReason, status: Int? = nil) -> ExpectedClassification {
         ExpectedClassification(
-            strategy: .pollingFallback, fallbackReason: reason, fallbackStatus: status, fallbackPhase: .beforeFirstEvent,
+            strategy: .sse, fallbackFrom: .websocket, fallbackReason: reason, fallbackStatus: status, fallbackPhase: .beforeFirstEvent,
             minimumSocketFailures: reason == .refused ? 1 : 0, maximumSocketFailures: reason == .refused ? 1 : nil)
     }
 
     public var description: String {
-        [strategy.rawValue + (alsoAccepted.map { " or \($0.rawValue)" } ?? ""), fallbackReason?.rawValue, fallbackStatus.map(String.init), fallbackPhase?.rawValue].compactMap { $0 }
+        [strategy.rawValue + (alsoAccepted.map { " or \($0.rawValue)" } ?? ""), fallbackFrom.map { "from \($0.rawValue)" }, fallbackReason?.rawValue, fallbackStatus.map(String.init), fallbackPhase?.rawValue].compactMap { $0 }
             .joined(separator: "/")
     }
 
     /// What the record got, in the same notation.
     public static func describe(_ record: AnalyticsRecord) -> String {
-        [record.strategy?.rawValue ?? "-", record.fallbackReason?.rawValue, record.fallbackStatus.map(String.init), record.fallbackPhase?.rawValue]
+        [record.strategy?.rawValue ?? "-", record.fallbackFrom.map { "from \($0.rawValue)" }, record.fallbackReason?.rawValue, record.fallbackStatus.map(String.init), record.fallbackPhase?.rawValue]
             .compactMap { $0 }
             .joined(separator: "/")
     }
@@ -64,7 +79,8 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
         var problems: [String] = []
         if let alsoAccepted, record.strategy == alsoAccepted, record.fallbackReason == nil {
             // the other outcome of the race: fine
-        } else if record.strategy != strategy || record.fallbackReason != fallbackReason || record.fallbackStatus != fallbackStatus
+        } else if record.strategy != strategy || record.fallbackFrom != fallbackFrom || record.fallbackReason != fallbackReason
+            || record.fallbackStatus != fallbackStatus
             || record.fallbackPhase != fallbackPhase
         {
             problems.append("classified \(Self.describe(record)), expected \(description)")

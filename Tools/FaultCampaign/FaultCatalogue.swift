@@ -38,7 +38,7 @@ public struct FaultCatalogue: Sendable {
     private func parameters(for kind: FaultKind, uploadBytes: Int, random: inout SplitMix64) -> InjectedFault {
         var fault = InjectedFault(kind: kind)
         switch kind {
-        case .none, .silentUpgrade:
+        case .none, .silentUpgrade, .blockedUpgrade, .bufferingProxy:
             break
         case .upgradeRefused:
             fault.status = Self.refusedStatuses.randomElement(using: &random)

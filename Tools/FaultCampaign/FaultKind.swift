@@ -2,10 +2,16 @@
 public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
     /// No fault: the control group.
     case none
-    /// The events route answers 503, 404 or 426 to the upgrade (and to the client's probe of it).
+    /// The events route answers 503, 404 or 426 to the upgrade, to the client's probe of it and to
+    /// the event stream: polling carries the job.
     case upgradeRefused = "upgrade_refused"
-    /// Every upgrade is accepted, then the proxy passes no frame either way.
+    /// Every upgrade is accepted, then the proxy passes no frame either way: the event stream carries the job.
     case silentUpgrade = "silent_upgrade"
+    /// A proxy that answers every upgrade with 403 and passes everything else: the event stream carries the job.
+    case blockedUpgrade = "blocked_upgrade"
+    /// A proxy that blocks upgrades and buffers every response until it is complete: the event
+    /// stream shows nothing until the job ends, so polling carries it.
+    case bufferingProxy = "buffering_proxy"
     /// The first open socket is closed (FIN) after k events, without a close frame.
     case dropAfterEvents = "drop_after_events"
     /// The first open socket gets a TCP RST after k events.

@@ -29,13 +29,17 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
     public var expected: ExpectedClassification {
         switch kind {
         case .none, .uploadReset, .slowLink: .websocket
-        case .upgradeRefused: .fallback(.refused, status: status)
-        case .silentUpgrade: .fallback(.silent)
+        case .upgradeRefused: .fallback(.refused, status: status, from: .sse)
+        case .silentUpgrade: .eventStream(after: .silent)
+        // The proxy's 403 reaches no client: the probe after it is a plain GET the proxy passes, and
+        // the service answers it 426 (upgrade required). That is what the record can honestly say.
+        case .blockedUpgrade: .eventStream(after: .refused, status: 426)
+        case .bufferingProxy: .fallback(.buffered, from: .sse, socketFailures: 1)
         case .dropAfterEvents, .tcpReset, .swallowFrames, .reconnectDuringPoll: .reconnected
         case .partialReplay: .reconnectedTwice
         case .lateUploadAnswer: .websocket
         case .frameBurstAtTimer: .websocketOrReconnected
-        case .pollFaults: viaFallback == true ? .fallback(.refused, status: 503) : .polling
+        case .pollFaults: viaFallback == true ? .fallback(.refused, status: 503, from: .sse) : .polling
         }
     }
 
@@ -66,6 +70,10 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
                 return isEvents ? .respond(status: fault.status ?? 503) : .passThrough
             case .silentUpgrade:
                 return request.isUpgrade ? .silentAfterResponseHead : .passThrough
+            case .blockedUpgrade:
+                return .blockUpgrade
+            case .bufferingProxy:
+                return request.isUpgrade ? .blockUpgrade : .buffer
             case .dropAfterEvents:
                 return firstOpenSocket ? .dropAfterEvents(fault.events ?? 1) : .passThrough
             case .tcpReset:

@@ -32,6 +32,13 @@ public enum ConnectionFault: Sendable, Equatable {
     case shaped(latency: Duration, bytesPerSecond: Int)
     /// Forward the request, then never answer (a server slow to accept).
     case stall
+    /// A proxy that refuses WebSocket upgrades: 403 to an upgrade request, anything else passes
+    /// untouched (event streams and polls included).
+    case blockUpgrade
+    /// A buffering proxy: hold each response until it is complete (its Content-Length, the last
+    /// chunk of a chunked body, or the server closing), then pass it at once. An event stream
+    /// arrives only when its job has ended.
+    case buffer
 
     /// Whether the fault only acts on a connection whose upgrade the server accepted.
     var actsAfterUpgrade: Bool {

@@ -31,6 +31,8 @@ final class FaultRelay {
     private var held: ByteBuffer?
     private var holdDone = false
     private var closeAfterRelease = false
+    /// `buffer`: the response collected so far, passed on once complete.
+    private var pending = ByteBuffer()
 
     init(fault: ConnectionFault, isUpgrade: Bool, log: FaultLog, client: any Channel) {
         self.fault = fault
@@ -77,6 +79,14 @@ final class FaultRelay {
     func fromServer(_ buffer: inout ByteBuffer) {
         guard !finished, !swallowing else { return }
         if case .stall = fault { return }
+        if case .buffer = fault {
+            pending.writeBuffer(&buffer)
+            if let complete = Self.completeResponseLength(Array(pending.readableBytesView)), let response = pending.readSlice(length: complete) {
+                toClient(response)
+                pending.discardReadBytes()
+            }
+            return
+        }
         if var held {
             held.writeBuffer(&buffer)
             self.held = held
@@ -152,6 +162,22 @@ final class FaultRelay {
         return head
     }
 
+    /// The length of the first complete HTTP response in `bytes` (head and body, by Content-Length or
+    /// the last chunk of a chunked body), or nil while it is incomplete.
+    static func completeResponseLength(_ bytes: [UInt8]) -> Int? {
+        guard let headEnd = find([13, 10, 13, 10], in: bytes) else { return nil }
+        let bodyStart = headEnd + 4
+        let head = String(decoding: bytes[..<headEnd], as: UTF8.self).lowercased()
+        if head.contains("transfer-encoding: chunked") {
+            let body = Array(bytes[bodyStart...])
+            if body.starts(with: [48, 13, 10, 13, 10]) { return bodyStart + 5 }
+            return find([13, 10, 48, 13, 10, 13, 10], in: body).map { bodyStart + $0 + 7 }
+        }
+        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).filter { $0 != " " }) } ?? 0
+        return bytes.count >= bodyStart + length ? bodyStart + length : nil
+    }
+
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for i in 0...(haystack.count - needle.count) where Array(haystack[i..<(i + needle.count)]) == needle { return i }
@@ -197,6 +223,11 @@ final class FaultRelay {
 
     func serverClosed() {
         if swallowing { return }
+        if pending.readableBytes > 0, !finished {
+            // A buffered response that ends with the connection: all of it, now.
+            toClient(pending)
+            pending = ByteBuffer()
+        }
         if held != nil {
             // Deliver what is held first, then close.
             closeAfterRelease = true

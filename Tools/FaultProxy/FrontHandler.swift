@@ -38,6 +38,9 @@ final class FrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         let isUpgrade = lines.dropFirst().contains { $0.lowercased().hasPrefix("upgrade:") && $0.lowercased().contains("websocket") }
         let (_, fault) = log.next(method: method, path: path, isUpgrade: isUpgrade, plan: plan)
         switch fault {
+        case .blockUpgrade where isUpgrade:
+            Self.respond(status: 403, on: context.channel)
+            return
         case .respond(let status):
             Self.respond(status: status, on: context.channel)
             return

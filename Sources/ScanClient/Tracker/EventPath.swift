@@ -1,6 +1,8 @@
 /// Where an accepted event came from.
 public enum EventPath: String, Codable, Sendable, CaseIterable {
     case websocket
+    /// Server-Sent Events.
+    case sse
     case polling
     /// The snapshot the upload itself returned.
     case upload

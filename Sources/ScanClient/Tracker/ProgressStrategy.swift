@@ -4,8 +4,12 @@ public enum ProgressStrategy: Codable, Sendable, Equatable {
     case websocket
     /// The WebSocket carried the job to its end after reconnecting at least once.
     case websocketReconnected
-    /// Polling delivered the end because the WebSocket failed (first failure's reason and phase).
-    case pollingFallback(reason: SocketFailureReason, status: Int?, phase: FallbackPhase)
+    /// Server-Sent Events carried the job to its end: after this WebSocket failure (`--strategy
+    /// auto`), or forced with `--strategy sse` (nil).
+    case sse(afterWebSocket: TransportFailure?)
+    /// Polling delivered the end because the streaming transport `from` failed (its first failure's
+    /// reason, status and phase): the WebSocket, or the event stream the WebSocket had fallen back to.
+    case pollingFallback(reason: SocketFailureReason, status: Int?, phase: FallbackPhase, from: StreamTransport = .websocket)
     /// Polling was forced with `--strategy polling`.
     case polling
 
@@ -14,6 +18,7 @@ public enum ProgressStrategy: Codable, Sendable, Equatable {
         switch self {
         case .websocket: .websocket
         case .websocketReconnected: .websocketReconnected
+        case .sse: .sse
         case .pollingFallback: .pollingFallback
         case .polling: .polling
         }

@@ -23,7 +23,7 @@ public struct TrackedRun: Sendable {
 public struct TrackerObserver: Sendable {
     /// An accepted event, its path, and the fraction to show (never lower than before).
     public var event: @Sendable (JobEvent, EventPath, Double) -> Void
-    /// The path currently carrying progress changed (`ws` / `poll`).
+    /// The path currently carrying progress changed (`ws` / `sse` / `poll`).
     public var path: @Sendable (EventPath) -> Void
 
     public init(event: @escaping @Sendable (JobEvent, EventPath, Double) -> Void = { _, _, _ in }, path: @escaping @Sendable (EventPath) -> Void = { _ in }) {
@@ -37,16 +37,22 @@ public struct TrackerObserver: Sendable {
 public struct ProgressTracker: Sendable {
     public let api: ScanAPI
     public let mode: TrackerMode
+    /// Where the `auto` ladder starts (the event stream when adaptive memory skips the WebSocket).
+    public let ladderStart: StreamTransport
+    /// Whether the server offers an event stream (`/v1/limits`); without it `auto` skips that step.
+    public let eventStreamAvailable: Bool
     public let settings: TrackerSettings
     public let clientPingInterval: Duration
     public let logger: Logger
 
     public init(
         api: ScanAPI, mode: TrackerMode, settings: TrackerSettings = .init(), clientPingInterval: Duration = .seconds(15),
-        logger: Logger = Logger(label: "bookscan.tracker")
+        logger: Logger = Logger(label: "bookscan.tracker"), ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true
     ) {
+        self.eventStreamAvailable = eventStreamAvailable
         self.api = api
         self.mode = mode
+        self.ladderStart = ladderStart
         self.settings = settings
         self.clientPingInterval = clientPingInterval
         self.logger = logger
@@ -59,6 +65,7 @@ public struct ProgressTracker: Sendable {
 
     enum Input: Sendable {
         case socket(SocketReport)
+        case stream(StreamReport)
         case poll(PollOutcome)
         /// A timer fired; `generation` tells a stale one (rescheduled since) from the current one.
         case timer(TrackerTimer, generation: Int)
@@ -83,11 +90,14 @@ public struct ProgressTracker: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let (inputs, inbox) = AsyncStream<Input>.makeStream()
-        var machine = TrackerStateMachine(mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue), continuing: continuing)
+        var machine = TrackerStateMachine(
+            mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue), continuing: continuing, ladderStart: ladderStart,
+            eventStreamAvailable: eventStreamAvailable)
         var tasks = TaskBook()
         let accepted = OpenFlag()
         var connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
         connector.uploadAccepted = { accepted.isSet }
+        let streamConnector = EventStreamConnector(api: api)
         var uploadSeconds: Double?
         var firstEventSeconds: Double?
         var currentPath: EventPath?
@@ -118,6 +128,10 @@ public struct ProgressTracker: Sendable {
                 case .openSocket(let connection, let after):
                     tasks.sockets[connection] = Task {
                         await connector.run(connection: connection, jobId: jobId, after: after) { inbox.yield(.socket($0)) }
+                    }
+                case .openStream(let connection, let after):
+                    tasks.sockets[connection] = Task {
+                        await streamConnector.run(connection: connection, jobId: jobId, after: after) { inbox.yield(.stream($0)) }
                     }
                 case .closeSocket(let connection):
                     tasks.sockets.removeValue(forKey: connection)?.cancel()
@@ -162,6 +176,12 @@ public struct ProgressTracker: Sendable {
             case .socket(.ended(let connection, let end)):
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.socketEnded(connection: connection, end)
+            case .stream(.opened(let connection)): pending = machine.streamOpened(connection: connection)
+            case .stream(.received(let connection, let events, let heartbeats)):
+                pending = machine.streamReceived(connection: connection, events, heartbeats: heartbeats)
+            case .stream(.ended(let connection, let end)):
+                tasks.sockets.removeValue(forKey: connection)
+                pending = machine.streamEnded(connection: connection, end)
             case .poll(let outcome): pending = machine.pollResult(outcome)
             case .timer(let timer, let generation):
                 // A timer that fired just as it was rescheduled or cancelled (say, by a frame queued

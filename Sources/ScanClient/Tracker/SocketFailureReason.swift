@@ -1,4 +1,4 @@
-/// Why the WebSocket could not carry (part of) a job.
+/// Why the WebSocket (or the event stream) could not carry (part of) a job.
 public enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
     /// The upgrade was answered with an HTTP error status.
     case refused
@@ -12,4 +12,6 @@ public enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
     case protocolError = "protocol_error"
     /// The connection could not be made at all (refused port, unreachable host).
     case network
+    /// An event stream that delivered no byte in time: a proxy holds the response until it ends.
+    case buffered
 }

@@ -4,7 +4,9 @@ public enum StrategyName: String, Codable, Sendable, CaseIterable {
     case websocket
     /// The WebSocket carried the job to its end after reconnecting.
     case websocketReconnected = "websocket_reconnected"
-    /// Polling delivered the end because the WebSocket failed.
+    /// Server-Sent Events carried the job to its end (after a WebSocket failure, or forced).
+    case sse
+    /// Polling delivered the end because the WebSocket (and the event stream, when tried) failed.
     case pollingFallback = "polling_fallback"
     /// Polling was forced.
     case polling

@@ -4,6 +4,9 @@ extension TrackerStateMachine {
     /// What the driver must do.
     public enum Action: Sendable, Equatable {
         case openSocket(connection: Int, after: Int)
+        /// Open the event stream (SSE) of the job, replaying after `after`.
+        case openStream(connection: Int, after: Int)
+        /// Close the socket or event stream with this connection number.
         case closeSocket(connection: Int)
         case schedule(TrackerTimer, after: Duration)
         case cancel(TrackerTimer)

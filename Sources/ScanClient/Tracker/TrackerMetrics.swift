@@ -8,6 +8,9 @@ public struct TrackerMetrics: Sendable, Equatable {
     public var pollErrors = 0
     /// Polls sent because a heartbeat came late (included in `pollsMade`).
     public var hedgedPolls = 0
+    /// Event streams (SSE) opened, and those that failed.
+    public var streamAttempts = 0
+    public var streamFailures = 0
     public var eventsByPath: [EventPath: Int] = [:]
 
     public init() {}

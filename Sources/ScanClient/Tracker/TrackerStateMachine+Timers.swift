@@ -10,7 +10,7 @@ extension TrackerStateMachine {
             let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
             if firstFailure == nil, case .connecting(let connection) = socket { failureAwaitsAnswer = connection }
             recordFailure(reason: reason, status: nil)
-            return startPolling()
+            return startFallback()
         case .socketGiveUp:
             guard !everSawFrame else { return [] }
             let reason: SocketFailureReason = if case .open = socket { .silent } else { .connectTimeout }
@@ -22,9 +22,10 @@ extension TrackerStateMachine {
             var actions = closeCurrentSocket()
             socket = .abandoned
             actions.append(.cancel(.reconnect))
-            if mode == .websocket { actions += finish(.socketUnavailable(reason)) } else { actions += startPolling() }
+            if mode == .websocket { actions += finish(.socketUnavailable(reason)) } else { actions += startFallback() }
             return actions
         case .silence(let connection):
+            if stream.connection == connection { return streamSilent(connection: connection) }
             guard case .open(connection, _) = socket else { return [] }
             var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection)), .cancel(.hedgeVerdict(connection: connection))]
             if hedgeFor == connection { hedgeFor = nil }
@@ -58,6 +59,11 @@ extension TrackerStateMachine {
             guard socket == .waitingToReconnect else { return [] }
             metrics.reconnects += 1
             return openSocket()
+        case .streamFirstByte(let connection):
+            return streamBuffered(connection: connection)
+        case .streamReconnect:
+            guard stream.phase == .waitingToReconnect else { return [] }
+            return openStream()
         case .poll:
             guard polling else { return [] }
             return pollNowAndReschedule()

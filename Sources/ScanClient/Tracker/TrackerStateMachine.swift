@@ -1,8 +1,9 @@
 import BookscanBase
 import ScanProtocol
 
-/// The hybrid progress tracker as a pure state machine: inputs are socket events, poll results and
-/// timer ticks; outputs are actions for a thin async driver. Nothing here touches a socket or a
+/// The hybrid progress tracker as a pure state machine: inputs are socket and event-stream (SSE)
+/// reports, poll results and timer ticks; outputs are actions for a thin async driver. In `auto` it
+/// climbs down the ladder WebSocket → event stream → polling, and back up when a transport heals. Nothing here touches a socket or a
 /// clock, so every transition is testable on its own.
 ///
 /// Invariants, for every run, path mix and fault:
@@ -30,6 +31,8 @@ public struct TrackerStateMachine: Sendable {
     }
 
     public let mode: TrackerMode
+    /// Where the `auto` ladder starts: `.sse` when adaptive memory knows the WebSocket fails here.
+    public let ladderStart: StreamTransport
     public let settings: TrackerSettings
     public internal(set) var metrics = TrackerMetrics()
     var socket: SocketState = .idle
@@ -62,13 +65,24 @@ public struct TrackerStateMachine: Sendable {
     var failureAwaitsAnswer: Int?
     public internal(set) var finished = false
     var backoff: ReconnectBackoff
+    /// The event stream (SSE): the ladder's second step.
+    var stream: EventStreamLeg
+    /// Whether the event stream was carrying the job when the run ended.
+    var streamCarriedEnd = false
 
     /// `continuing`: the last event a previous submission of the same job showed (a resubmission
-    /// after the server lost the job); this run's stream goes on from it.
-    public init(mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED, continuing: JobEvent? = nil) {
+    /// after the server lost the job); this run's stream goes on from it. `eventStreamAvailable`:
+    /// false when the server says it has no event stream (the ladder goes from the WebSocket to polling).
+    public init(
+        mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED, continuing: JobEvent? = nil,
+        ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true
+    ) {
         self.mode = mode
+        self.ladderStart = mode == .auto ? ladderStart : .websocket
         self.settings = settings
         self.backoff = ReconnectBackoff(base: settings.backoffBase, cap: settings.backoffCap, seed: seed)
+        self.stream = EventStreamLeg(settings: settings, seed: seed)
+        if !eventStreamAvailable, mode == .auto { stream.phase = .abandoned }
         self.merge = EventMerge(continuing: continuing)
     }
 
@@ -80,40 +94,11 @@ public struct TrackerStateMachine: Sendable {
     /// The highest seq below which every event has been seen; sockets resume after it.
     public var resumeAfter: Int { merge.contiguous }
 
-    /// The strategy that carried the run (meaningful once finished), from what actually happened:
-    /// the WebSocket if a socket with frames was carrying the job at the end (whichever path
-    /// delivered the end first); polling after a socket failure if polling was following the job;
-    /// nil when neither carried anything (e.g. interrupted or timed out before any frame or poll, or
-    /// `--strategy websocket` whose socket never carried the job).
-    public var strategy: ProgressStrategy? {
-        if mode == .polling { return .polling }
-        let carrying: Bool
-        let pollingNow: Bool
-        if finished {
-            carrying = socketCarriedEnd
-            pollingNow = pollingAtEnd
-        } else {
-            carrying = socketIsCarrying
-            pollingNow = polling
-        }
-        if carrying { return metrics.socketFailures > 0 ? .websocketReconnected : .websocket }
-        if pollingNow || metrics.pollsMade > metrics.hedgedPolls {
-            let failure = firstFailure ?? (.connectTimeout, nil, .beforeFirstEvent)
-            return .pollingFallback(reason: failure.reason, status: failure.status, phase: failure.phase)
-        }
-        return nil
-    }
-
-    /// An open socket that has carried frames on this connection.
-    var socketIsCarrying: Bool {
-        if case .open(_, sawFrame: true) = socket { true } else { false }
-    }
-
     // MARK: inputs
 
     /// The run begins; the upload may still be in flight. The socket opens now: order does not matter.
     public mutating func start() -> [Action] {
-        guard !finished, mode != .polling else { return [] }
+        guard !finished, mode == .websocket || (mode == .auto && ladderStart == .websocket) else { return [] }
         return openSocket()
     }
 
@@ -127,6 +112,10 @@ public struct TrackerStateMachine: Sendable {
         switch mode {
         case .polling:
             actions += startPolling()
+        case .sse:
+            actions += openStream()
+        case .auto where ladderStart == .sse:
+            actions += startFallback()
         case .auto, .websocket:
             if !everSawFrame {
                 if mode == .auto { actions.append(.schedule(.firstFrameDeadline, after: settings.firstFrameDeadline)) }
@@ -135,6 +124,11 @@ public struct TrackerStateMachine: Sendable {
             if pendingReopenAfterAccept {
                 pendingReopenAfterAccept = false
                 actions += openSocket()
+            }
+            if firstFailure != nil {
+                // The WebSocket already failed (say, a proxy refused the upgrade during the upload):
+                // the ladder's next step starts now, not at the first-frame deadline.
+                actions += startFallback()
             }
         }
         return actions
@@ -170,6 +164,7 @@ public struct TrackerStateMachine: Sendable {
                 polling = false
                 actions.append(.cancel(.poll))
             }
+            if mode == .auto { actions += closeStream() }
         }
         if case .event(let event) = message {
             actions += accept(event, path: .websocket)
@@ -311,8 +306,7 @@ public struct TrackerStateMachine: Sendable {
 
     mutating func recordFailure(reason: SocketFailureReason, status: Int?) {
         guard firstFailure == nil else { return }
-        let streamed = metrics.eventsByPath[.websocket, default: 0] + metrics.eventsByPath[.polling, default: 0]
-        firstFailure = (reason, status, streamed > 0 ? .midScan : .beforeFirstEvent)
+        firstFailure = (reason, status, streamedEvents > 0 ? .midScan : .beforeFirstEvent)
     }
 
     /// One WebSocket failure: count it, fall back to polling (auto), and schedule a reconnect.
@@ -320,7 +314,7 @@ public struct TrackerStateMachine: Sendable {
         metrics.socketFailures += 1
         recordFailure(reason: reason, status: status)
         var actions: [Action] = []
-        if mode == .auto { actions += startPolling() }
+        if mode == .auto { actions += startFallback() }
         if metrics.socketFailures >= settings.maxSocketFailures {
             socket = .abandoned
             if mode == .websocket { actions += finish(.socketUnavailable(reason)) }
@@ -371,12 +365,13 @@ public struct TrackerStateMachine: Sendable {
     mutating func finish(_ ending: TrackerEnding) -> [Action] {
         guard !finished else { return [] }
         socketCarriedEnd = mode != .polling && socketIsCarrying
+        streamCarriedEnd = stream.isCarrying
         pollingAtEnd = polling
         finished = true
         polling = false
         hedgeFor = nil
         suspect = nil
-        var actions = closeCurrentSocket()
+        var actions = closeCurrentSocket() + closeStream(abandon: true)
         socket = .abandoned
         actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp), .cancel(.reconnect), .cancel(.poll)]
         actions.append(.finish(ending))

@@ -13,6 +13,10 @@ public enum TrackerTimer: Hashable, Sendable {
     /// A reconnect's upgrade has not been answered in time.
     case connectDeadline(connection: Int)
     case reconnect
+    /// The event stream opened as this connection has delivered no byte yet: a proxy buffers it.
+    case streamFirstByte(connection: Int)
+    /// Open the event stream again after a failure.
+    case streamReconnect
     case poll
 }
 
@@ -21,8 +25,8 @@ extension TrackerTimer {
     /// get a short grace, since frames may have arrived while it was stalled.
     var waitsForFrames: Bool {
         switch self {
-        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict: true
-        case .reconnect, .poll, .connectDeadline: false
+        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict, .streamFirstByte: true
+        case .reconnect, .poll, .connectDeadline, .streamReconnect: false
         }
     }
 }

@@ -33,7 +33,7 @@ final class ScanRoutes: Sendable {
         router.put(RouterPath(Routes.Pattern.scan)) { request, context in try await self.upload(request, context: context) }
         router.get(RouterPath(Routes.Pattern.scan)) { _, context in try await self.status(context: context) }
         router.delete(RouterPath(Routes.Pattern.scan)) { _, context in try await self.cancel(context: context) }
-        router.get(RouterPath(Routes.Pattern.events)) { _, context in try self.eventsWithoutUpgrade(context: context) }
+        router.get(RouterPath(Routes.Pattern.events)) { request, context in try await self.eventsWithoutUpgrade(request, context: context) }
         router.get(RouterPath(Routes.Pattern.limits)) { _, _ in try json(.ok, self.limits) }
         router.get(RouterPath(Routes.Pattern.health)) { _, _ in try await self.health() }
     }
@@ -181,9 +181,16 @@ final class ScanRoutes: Sendable {
         return try json(.accepted, snapshot)
     }
 
-    /// The events route reached without a WebSocket upgrade: explain why with the right status.
-    private func eventsWithoutUpgrade(context: some RequestContext) throws -> Response {
+    /// The events route reached without a WebSocket upgrade: an event stream when the client asks
+    /// for one (`Accept: text/event-stream`), else why there was no upgrade, with the right status.
+    private func eventsWithoutUpgrade(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try jobId(context)
+        if EventStreamWire.accepts(request.headers[.accept]) {
+            let after = EventStreamWire.resumeAfter(
+                lastEventID: HTTPField.Name(EventStreamWire.lastEventIDHeader).flatMap { request.headers[$0] },
+                afterQuery: request.uri.queryParameters.get(ProtocolNames.afterQuery))
+            return try await EventStream(configuration: configuration, store: store).response(for: id, after: after)
+        }
         if let status = configuration.faults.refuseUpgradeStatus {
             throw ServiceError(
                 HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
@@ -197,7 +204,9 @@ final class ScanRoutes: Sendable {
         case .available:
             break
         }
-        throw ServiceError(.upgradeRequired, .badRequest, "this route is a WebSocket; send an upgrade request", headers: [.upgrade: "websocket"])
+        throw ServiceError(
+            .upgradeRequired, .badRequest, "this route is a WebSocket or an event stream; send an upgrade request or Accept: \(EventStreamWire.mediaType)",
+            headers: [.upgrade: "websocket"])
     }
 
     private func health() async throws -> Response {

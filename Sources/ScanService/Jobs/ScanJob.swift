@@ -27,7 +27,9 @@ final class ScanJob: RunningJob {
         var result: ScanResult?
         var error: ErrorBody?
         var events: [(event: JobEvent, frame: String)] = []
-        var subscribers: [Int: AsyncStream<OutgoingFrame>.Continuation] = [:]
+        /// Live subscribers, each with the seq it resumed after (a live event at or below it is not sent,
+        /// unless it is the terminal one).
+        var subscribers: [Int: (continuation: AsyncStream<OutgoingFrame>.Continuation, after: Int)] = [:]
         var nextSubscriber = 0
         var cancelRequested = false
     }
@@ -85,8 +87,10 @@ final class ScanJob: RunningJob {
                 s.error = error
                 s.image = nil
             }
-            for continuation in s.subscribers.values {
-                continuation.yield(.event(frame, seq: event.seq, terminal: newState.isTerminal))
+            for (continuation, after) in s.subscribers.values {
+                if event.seq > after || newState.isTerminal {
+                    continuation.yield(.event(frame, seq: event.seq, terminal: newState.isTerminal))
+                }
                 if newState.isTerminal { continuation.finish() }
             }
             if newState.isTerminal { s.subscribers.removeAll() }
@@ -128,7 +132,7 @@ final class ScanJob: RunningJob {
             }
             let id = s.nextSubscriber
             s.nextSubscriber += 1
-            s.subscribers[id] = continuation
+            s.subscribers[id] = (continuation, after)
             return id
         }
     }

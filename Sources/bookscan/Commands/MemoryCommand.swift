@@ -6,7 +6,7 @@ import ScanAnalytics
 struct MemoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
-        abstract: "Show or clear what bookscan remembers per network about the WebSocket.",
+        abstract: "Show or clear what bookscan remembers per network about the WebSocket and SSE.",
         subcommands: [Show.self, Forget.self],
         defaultSubcommand: Show.self
     )
@@ -24,10 +24,9 @@ struct MemoryCommand: ParsableCommand {
                 print("nothing remembered yet (\(memory.path))")
                 return
             }
+            let now = Date()
             for entry in entries {
-                let verdict = entry.preferPollingUntil.map { "prefers polling until \($0.formatted(.iso8601))" } ?? "WebSocket ok"
-                let failures = entry.consecutiveFailures > 0 ? ", \(entry.consecutiveFailures) consecutive WebSocket failure(s)" : ""
-                print("network \(entry.network)  server \(entry.server)  \(verdict)\(failures)")
+                print("network \(entry.network)  server \(entry.server)  \(entry.describe(at: now))")
             }
         }
     }

@@ -10,7 +10,7 @@ struct TrackingOptions: ParsableArguments {
     var server: String?
     @Option(help: "Bearer token (prefer the BOOKSCAN_TOKEN environment variable: it stays out of `ps`).")
     var token: String?
-    @Option(help: "How to follow progress: auto (WebSocket, polling fallback), websocket, or polling (default: auto).")
+    @Option(help: "How to follow progress: auto (WebSocket, then SSE, then polling), websocket, sse, or polling (default: auto).")
     var strategy: TrackerMode?
     @Option(
         name: .customLong("poll-interval"),
@@ -49,7 +49,7 @@ struct TrackingOptions: ParsableArguments {
         resolved.server = server ?? environment["BOOKSCAN_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.server
         resolved.token = try token ?? environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? config.token()
         if let text = config.strategy, strategy == nil, TrackerMode(rawValue: text) == nil {
-            throw ValidationError("config strategy: '\(text)' is not auto, websocket or polling")
+            throw ValidationError("config strategy: '\(text)' is not \(TrackerMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         resolved.strategy = strategy ?? config.strategy.flatMap(TrackerMode.init(rawValue:)) ?? .auto
         resolved.pollInterval = try (pollInterval ?? duration(config.pollInterval, "poll_interval"))?.duration ?? TrackerSettings.defaultPollInterval

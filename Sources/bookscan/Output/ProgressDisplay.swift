@@ -43,7 +43,7 @@ final class ProgressDisplay: Sendable {
     }
 
     func path(_ slot: Int, _ path: EventPath) {
-        state.withLockedValue { $0.lines[slot]?.path = path == .websocket ? "ws" : "poll" }
+        state.withLockedValue { $0.lines[slot]?.path = path.shortName }
         redraw(force: false)
     }
 
@@ -139,4 +139,15 @@ final class ProgressDisplay: Sendable {
 
 extension String {
     func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+extension EventPath {
+    /// The tag a live line shows for the path carrying progress.
+    var shortName: String {
+        switch self {
+        case .websocket: "ws"
+        case .sse: "sse"
+        case .polling, .upload: "poll"
+        }
+    }
 }

@@ -8,6 +8,7 @@ enum StatsRenderer {
         lines.append("")
         lines.append(rate("completion", s.completion, "≥"))
         lines.append(rate("WebSocket success", s.webSocketSuccess, "≥"))
+        lines.append(rate("SSE success", s.eventStreamSuccess, "≥"))
         lines.append(rate("polling fallback", s.pollingFallback, "<"))
         if s.timedOut + s.interrupted > 0 {
             lines.append("not finished        \(s.timedOut) timed out, \(s.interrupted) interrupted (left out of the rates)")

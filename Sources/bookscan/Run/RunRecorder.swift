@@ -21,15 +21,20 @@ struct RunRecorder: Sendable {
         self.adaptive = adaptive
     }
 
-    /// Whether adaptive memory says to poll on this network and server.
-    func prefersPolling() -> Bool {
-        adaptive && memory.prefersPolling(network: network.id, server: server)
+    /// Where adaptive memory starts the ladder on this network and server (always the WebSocket
+    /// when adaptive memory is off).
+    func preference() -> StrategyMemory.Preference {
+        adaptive ? memory.preference(network: network.id, server: server) : .ladder
     }
 
-    func record(_ report: ScanReport, command: String, adaptivePolling: Bool? = nil, probeSucceeded: Bool? = nil, display: ProgressDisplay) {
+    func record(
+        _ report: ScanReport, command: String, adaptive preference: StrategyMemory.Preference = .ladder, probeSucceeded: Bool? = nil,
+        display: ProgressDisplay
+    ) {
         let record = AnalyticsRecord(
             report: report, command: command, network: network.id, server: server, version: BookscanVersion.current,
-            adaptivePolling: adaptivePolling, probeSucceeded: probeSucceeded)
+            adaptivePolling: preference == .polling ? true : nil, adaptiveEventStream: preference == .eventStreamFirst ? true : nil,
+            probeSucceeded: probeSucceeded)
         do {
             try log?.append(record)
         } catch {

@@ -2,6 +2,7 @@ import BookscanBase
 import Foundation
 import ImagePreparation
 import Logging
+import ScanAnalytics
 import ScanClient
 import ScanProtocol
 
@@ -29,10 +30,12 @@ struct ScanRunner: Sendable {
     }
 
     /// A session in `mode`, its silence timeout adapted to the server's heartbeat.
-    func session(mode: TrackerMode, limits: ServiceLimits? = nil) -> ScanSession {
+    func session(mode: TrackerMode, limits: ServiceLimits? = nil, ladderStart: StreamTransport = .websocket) -> ScanSession {
         var settings = tracking.trackerSettings
         if let heartbeat = limits?.heartbeatSeconds { settings = settings.adapted(toHeartbeat: heartbeat) }
-        let tracker = ProgressTracker(api: api, mode: mode, settings: settings, logger: logger)
+        let tracker = ProgressTracker(
+            api: api, mode: mode, settings: settings, logger: logger, ladderStart: ladderStart,
+            eventStreamAvailable: limits.map { $0.eventStream == true } ?? true)
         return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout)
     }
 
@@ -45,32 +48,34 @@ struct ScanRunner: Sendable {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
         let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? ImagePreparer.defaultLongSide)
-        let adaptivePolling = tracking.strategy == .auto && recorder.prefersPolling()
-        if adaptivePolling && verbose {
-            display.message("\(image): this network's WebSocket failed recently; polling, with a background WebSocket probe")
+        let preference = tracking.strategy == .auto ? recorder.preference() : .ladder
+        if preference != .ladder && verbose {
+            let start = preference == .polling ? "its WebSocket and SSE failed recently; polling" : "its WebSocket failed recently; SSE first"
+            display.message("\(image): on this network \(start), with a background WebSocket probe")
         }
         let started = ContinuousClock.now
         let log = self.recorder, screen = self.display
         let forced = interrupt.onForcedExit {
             log.record(
-                Self.forcedStop(image: image, since: started), command: command, adaptivePolling: adaptivePolling ? true : nil, display: screen)
+                Self.forcedStop(image: image, since: started), command: command, adaptive: preference, display: screen)
         }
-        let report = await session(mode: adaptivePolling ? .polling : tracking.strategy, limits: limits).scan(
+        let mode = preference == .polling ? .polling : tracking.strategy
+        let report = await session(mode: mode, limits: limits, ladderStart: preference == .eventStreamFirst ? .sse : .websocket).scan(
             path: image, preparer: preparer, interrupts: { interrupt.stream() }, display: callbacks(slot: slot, image: image, printEvents: printEvents))
         // A second Ctrl-C may have recorded it already (the process is exiting).
         interrupt.finishing(forced) {
             display.end(slot)
             let api = self.api
-            if adaptivePolling, let jobId = report.jobId, report.outcome == .succeeded,
+            if preference != .ladder, let jobId = report.jobId, report.outcome == .succeeded,
                 probes.start(
                     { await WebSocketProbe(api: api).probe(jobId: jobId) },
                     then: { probe in
-                        log.record(report, command: command, adaptivePolling: true, probeSucceeded: probe, display: screen)
+                        log.record(report, command: command, adaptive: preference, probeSucceeded: probe, display: screen)
                     })
             {
                 return
             }
-            recorder.record(report, command: command, adaptivePolling: adaptivePolling ? true : nil, display: display)
+            recorder.record(report, command: command, adaptive: preference, display: display)
         }
         return report
     }

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ScanProtocol
+
+/// The events route as Server-Sent Events (`Accept: text/event-stream`): the same replay rules as
+/// the WebSocket (`after=` or `Last-Event-ID`), one SSE message per event, a comment heartbeat at the
+/// heartbeat interval, and the end of the response after the terminal event. Chunked HTTP/1.1 (TLS
+/// when the service has it); it passes proxies that refuse or break WebSocket upgrades.
+struct EventStream: Sendable {
+    let configuration: ServiceConfiguration
+    let store: any JobStore
+
+    /// The streamed response for job `id`, resuming after `after`; throws the route's JSON errors
+    /// (404 unknown job, 429 too many subscribers) before any byte of the stream.
+    func response(for id: UUID, after: Int) async throws -> Response {
+        if let status = configuration.faults.refuseUpgradeStatus {
+            // The seam refuses the events route itself: a stream is refused like an upgrade.
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        switch store.subscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
+        case .unknownJob: throw ServiceError.notFound(id.uuidString.lowercased())
+        case .full(let subscribers):
+            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event streams", retryable: true)
+        case .available: break
+        }
+        guard let subscription = try await store.subscribe(id, after: after, limit: configuration.maxSubscribersPerJob) else {
+            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has too many open event streams", retryable: true)
+        }
+        var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
+        // Asks nginx-style proxies not to buffer; a proxy that buffers anyway is what the client detects.
+        if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
+        let configuration = self.configuration
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                defer { subscription.end() }
+                try await Self.stream(subscription, to: &writer, configuration: configuration)
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Writes the opening, then each frame as it comes (heartbeats interleaved) until the terminal event.
+    private static func stream(_ subscription: JobSubscription, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration)
+        async throws
+    {
+        try await writer.write(ByteBuffer(string: EventStreamWire.opening))
+        if configuration.faults.silentSockets {
+            // Injected fault: an open stream that carries nothing more.
+            try await Task.sleep(for: .seconds(3600))
+            return
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: configuration.heartbeatInterval)
+                if Task.isCancelled { return }
+                subscription.continuation.yield(.heartbeat)
+            }
+        }
+        defer { ticker.cancel() }
+        var eventsSent = 0
+        for await frame in subscription.frames {
+            switch frame {
+            case .event(let text, let seq, let terminal):
+                try await writer.write(ByteBuffer(string: EventStreamWire.message(seq: seq, frameJSON: text)))
+                eventsSent += 1
+                if terminal { return }
+                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
+                    throw InjectedStreamDrop()
+                }
+            case .heartbeat:
+                try await writer.write(ByteBuffer(string: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq)))
+            }
+        }
+    }
+
+    /// Ends a stream without its terminal chunk (the injected "stream dropped" fault).
+    struct InjectedStreamDrop: Error {}
+}
