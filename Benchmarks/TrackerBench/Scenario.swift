@@ -18,6 +18,9 @@ struct Scenario: Sendable {
     /// Whether the client learns the server's heartbeat from `/v1/limits` as `bookscan` does (and so
     /// hedges a late heartbeat with one poll); false measures the silence rule alone, in the same run.
     var knowsHeartbeat = true
+    /// Whether the client's `auto` ladder includes Server-Sent Events; false follows the job as a
+    /// client (or server) without them does: WebSocket, then polling.
+    var eventStream = true
 
     /// The scenarios run when `--scenarios` is not given (the ones in RESULTS-draft.md).
     static let defaultNames = ["websocket", "polling", "refused503", "silent"]
@@ -31,6 +34,12 @@ struct Scenario: Sendable {
         Scenario(
             name: "silent", mode: .auto, plan: { $0.isUpgrade ? .silentAfterResponseHead : .passThrough },
             note: "auto, proxy passes the 101 then swallows every frame"),
+        Scenario(
+            name: "blocked", mode: .auto, plan: { _ in .blockUpgrade },
+            note: "auto, a proxy that answers every upgrade with 403 (SSE passes)"),
+        Scenario(
+            name: "blocked-nosse", mode: .auto, plan: { _ in .blockUpgrade },
+            note: "the same network, a ladder without SSE (WebSocket → polling, as before SSE)", eventStream: false),
         Scenario(
             name: "silentmid", mode: .auto, plan: { _ in .passThrough },
             note: "auto, relay passes 5 events then swallows every frame (first socket of the job only)", silentAfterEvents: 5),
@@ -89,7 +98,8 @@ func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duratio
     let api = ScanAPI(baseURL: baseURL, token: nil, http: CurlHTTPClient())
     var settings = TrackerSettings()
     if scenario.knowsHeartbeat, let limits = try? await api.limits() { settings = settings.adapted(toHeartbeat: limits.heartbeatSeconds) }
-    let tracker = ProgressTracker(api: api, mode: scenario.mode, settings: settings, logger: logger)
+    let tracker = ProgressTracker(
+        api: api, mode: scenario.mode, settings: settings, logger: logger, eventStreamAvailable: scenario.eventStream)
     let jobId = UUID()
     let log = JobLog()
     let observer = TrackerObserver(event: { event, path, _ in log.record(event, path) })

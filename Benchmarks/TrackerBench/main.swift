@@ -1,6 +1,9 @@
 // TrackerBench: client progress tracking against a real in-process scan service.
 //
-//   TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent[,silentmid]] [--stagger 0.3] [--details]
+//   TrackerBench [--jobs 5] [--scan-seconds 30] [--scenarios websocket,polling,refused503,silent[,silentmid,blocked,blocked-nosse]] [--stagger 0.3] [--details]
+//
+// `blocked` / `blocked-nosse`: a proxy that refuses every upgrade (403), followed with the ladder's
+// event stream, and the same network followed by a ladder without it (polling), in the same run.
 //
 // `silentmid` (not run by default) puts MidScanSilenceRelay in front of a pass-through proxy: the
 // job's first socket goes silent after 5 event frames.
@@ -156,6 +159,18 @@ func report(options: Options, scenarios: [Scenario], outcomes: [JobOutcome], ste
         print("| (a) progress latency, WebSocket vs polling | ws p50 \(fmt(w50)) ms, p99 \(fmt(w99)) ms | polling p50 \(fmt(p50)) ms (\(ratio(w50, p50)) slower), p99 \(fmt(p99)) ms (\(ratio(w99, p99))) |")
         let wr = median(ws.map { Double($0.requestTotal) }), pr = median(poll.map { Double($0.requestTotal) })
         print("| (d) HTTP requests per job ≤ 3 on the WebSocket path | ws median \(fmt(wr, 0)), max \(fmt(ws.map { Double($0.requestTotal) }.max(), 0)) | polling median \(fmt(pr, 0)) (\(wr.flatMap { w in pr.map { String(format: "%.0f×", $0 / max(w, 1)) } } ?? "–")) |")
+    }
+    if let sse = byName["blocked"], let poll = byName["blocked-nosse"] {
+        // Upgrades blocked: the event stream vs what the same network paid before SSE (polling), same run.
+        let s50 = percentile(sse.flatMap(\.latencies), 0.5), s99 = percentile(sse.flatMap(\.latencies), 0.99)
+        let p50 = percentile(poll.flatMap(\.latencies), 0.5), p99 = percentile(poll.flatMap(\.latencies), 0.99)
+        let sr = median(sse.map { Double($0.requestTotal) }), pr = median(poll.map { Double($0.requestTotal) })
+        let times = { (a: Double?, b: Double?) -> String in
+            guard let a, let b, a > 0 else { return "–" }
+            return String(format: "%.0f×", b / a)
+        }
+        print("| (g) upgrades blocked: SSE latency, goal p50 ≤ 5 ms | sse p50 \(fmt(s50)) ms, p99 \(fmt(s99)) ms | without SSE (polling) p50 \(fmt(p50)) ms (\(times(s50, p50)) slower), p99 \(fmt(p99)) ms (\(times(s99, p99))) |")
+        print("| (h) upgrades blocked: HTTP requests per job, goal ≤ 3 | sse median \(fmt(sr, 0)), max \(fmt(sse.map { Double($0.requestTotal) }.max(), 0)) | without SSE median \(fmt(pr, 0)) (\(times(sr, pr))) |")
     }
     if let refused = byName["refused503"] {
         let firsts = refused.compactMap(\.firstEventSeconds)

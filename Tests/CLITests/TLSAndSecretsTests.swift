@@ -22,6 +22,13 @@ struct TLSAndSecretsTests {
         #expect(report?["outcome"] as? String == "succeeded")
         #expect(report?["strategy"] as? String == "websocket")
 
+        // The event stream over TLS (chunked HTTP/1.1 inside it), with the same --cacert.
+        let streamed = try await cli.bookscan(["scan", sample, "--server", url, "--cacert", ca.caCertificate, "--strategy", "sse", "--json"])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        let streamedReport = try JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [String: Any]
+        #expect(streamedReport?["strategy"] as? String == "sse")
+        #expect((streamedReport?["eventsByPath"] as? [String: Int])?["sse"] ?? 0 > 0)
+
         for extra in [[], ["--cacert", ca.otherCACertificate]] {
             let refused = try await cli.bookscan(["scan", sample, "--server", url] + extra)
             #expect(refused.status == 8, "\(refused.stderr)")

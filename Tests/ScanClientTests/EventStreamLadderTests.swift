@@ -78,7 +78,8 @@ struct EventStreamLadderTests {
 
     @Test("a stream that goes silent after its opening is closed at the silence timeout; polling carries the job")
     func silentStream() async throws {
-        let service = ServiceConfiguration().injecting(FaultSeams(silentSockets: true, scanStepDelay: .milliseconds(15)))
+        // A job that outlasts the 1 s silence timeout (the silent stream ends when its job does).
+        let service = ServiceConfiguration().injecting(FaultSeams(silentSockets: true, scanStepDelay: .milliseconds(100)))
         let harness = try await ClientHarness.start(service: service) { _ in .blockUpgrade }
         defer { Task { await harness.stop() } }
         let (report, observed) = await harness.scan(try TestImages.shelf(seed: 15))

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ScanProtocol
+import ServiceLifecycle
 
 /// The events route as Server-Sent Events (`Accept: text/event-stream`): the same replay rules as
 /// the WebSocket (`after=` or `Last-Event-ID`), one SSE message per event, a comment heartbeat at the
@@ -38,7 +39,14 @@ struct EventStream: Sendable {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 defer { subscription.end() }
-                try await Self.stream(subscription, to: &writer, configuration: configuration)
+                // A service shutting down ends its open streams (cleanly, without a terminal event):
+                // clients resume after their last seq, from this instance once it is back or from
+                // another one. Without this, a graceful shutdown waits for every job to finish.
+                try await withGracefulShutdownHandler {
+                    try await Self.stream(subscription, to: &writer, configuration: configuration)
+                } onGracefulShutdown: {
+                    subscription.continuation.finish()
+                }
                 try await writer.finish(nil)
             })
     }
@@ -49,8 +57,8 @@ struct EventStream: Sendable {
     {
         try await writer.write(ByteBuffer(string: EventStreamWire.opening))
         if configuration.faults.silentSockets {
-            // Injected fault: an open stream that carries nothing more.
-            try await Task.sleep(for: .seconds(3600))
+            // Injected fault: an open stream that carries nothing more (until the job or the service ends).
+            for await _ in subscription.frames {}
             return
         }
         let ticker = Task {
