@@ -115,14 +115,26 @@ func runJob(scenario: Scenario, baseURL: String, jpeg: [UInt8], timeout: Duratio
     }
 }
 
-/// Turns a finished job and the proxy's log into numbers.
+/// The HTTP requests the service served (method, path), as its request observer reports them.
+final class ServedRequests: Sendable {
+    private let entries = Mutex<[(method: String, path: String)]>([])
+    func record(_ method: String, _ path: String) { entries.withLock { $0.append((method, path)) } }
+    var all: [(method: String, path: String)] { entries.withLock { $0 } }
+}
+
+/// Turns a finished job, the proxy's log and the service's requests into numbers. Requests per job:
+/// every upgrade the proxy saw (a refused one never reaches the service) plus every HTTP request the
+/// service served for the job (`GET events`: event streams and the probes of refused upgrades).
 func summarize(
     scenario: Scenario, jobId: UUID, log: JobLog, result: Result<TrackedRun, ProgressTracker.UploadFailed>,
-    proxied: [(ProxiedRequest, ConnectionFault)], silence: MidScanSilenceRelay.Silence? = nil
+    proxied: [(ProxiedRequest, ConnectionFault)], served: [(method: String, path: String)], silence: MidScanSilenceRelay.Silence? = nil
 ) -> JobOutcome {
     let key = jobId.uuidString.lowercased()
     var requests: [String: Int] = [:]
-    for (request, _) in proxied where request.path.contains(key) { requests[request.kind, default: 0] += 1 }
+    for (request, _) in proxied where request.path.contains(key) && request.isUpgrade { requests["upgrade", default: 0] += 1 }
+    for request in served where request.path.lowercased().contains(key) {
+        requests[request.path.hasSuffix("/" + Routes.eventsSuffix) ? "\(request.method) events" : request.method, default: 0] += 1
+    }
     let shown = log.all.filter { $0.path != .upload }
     let latencies = shown.map { $0.received.timeIntervalSince($0.event.timestamp) * 1000 }
     let gaps = zip(shown, shown.dropFirst()).map { $1.received.timeIntervalSince($0.received) }

@@ -84,8 +84,11 @@ func run(_ options: Options) async throws -> Int32 {
     say("calibration: one scan publishes \(steps) events → scanStepDelay \(delayMilliseconds) ms (target \(options.scanSeconds) s)")
 
     // 2. The service under test, one proxy per scenario.
-    let configuration = ServiceConfiguration(
-        workers: options.jobs * scenarios.count + 2).injecting(FaultSeams(scanStepDelay: .milliseconds(delayMilliseconds)))
+    // Every HTTP request the service serves, so requests on kept-alive connections are counted too
+    // (the proxy sees each connection's first request only); upgrades are counted by the proxy.
+    let served = ServedRequests()
+    let configuration = ServiceConfiguration(workers: options.jobs * scenarios.count + 2).injecting(
+        FaultSeams(scanStepDelay: .milliseconds(delayMilliseconds), observeRequest: { served.record($0, $1) }))
     let service = try await EmbeddedScanService.startQuietly(configuration)
     var proxies: [FaultProxy] = []
     var relays: [MidScanSilenceRelay?] = []
@@ -107,7 +110,7 @@ func run(_ options: Options) async throws -> Int32 {
                     try? await Task.sleep(for: delay)
                     let (jobId, log, result) = await runJob(scenario: scenario, baseURL: relay?.baseURL ?? proxy.baseURL, jpeg: jpeg, timeout: timeout)
                     return summarize(
-                        scenario: scenario, jobId: jobId, log: log, result: result, proxied: proxy.requests,
+                        scenario: scenario, jobId: jobId, log: log, result: result, proxied: proxy.requests, served: served.all,
                         silence: relay?.silenced[jobId.uuidString.lowercased()])
                 }
             }

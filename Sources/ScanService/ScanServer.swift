@@ -41,6 +41,9 @@ public struct ScanServer: Sendable {
             configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
 
         let router = Router()
+        if let observe = configuration.faults.observeRequest {
+            router.add(middleware: RequestObserverMiddleware(observe: observe))
+        }
         if let delay = configuration.faults.responseDelay {
             router.add(middleware: ResponseDelayMiddleware(delay: delay))
         }

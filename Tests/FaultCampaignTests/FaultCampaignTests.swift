@@ -83,7 +83,7 @@ struct FaultCampaignTests {
         refused.status = 426
         #expect(refused.expected == .fallback(.refused, status: 426, from: .sse))
         #expect(InjectedFault(kind: .silentUpgrade).expected == .eventStream(after: .silent))
-        #expect(InjectedFault(kind: .blockedUpgrade).expected == .eventStream(after: .refused, status: 426))
+        #expect(InjectedFault(kind: .blockedUpgrade).expected == .eventStream(after: .refused))
         let buffered = InjectedFault(kind: .bufferingProxy).expected
         #expect(buffered.strategy == .pollingFallback && buffered.fallbackFrom == .sse && buffered.fallbackReason == .buffered)
         #expect(InjectedFault(kind: .tcpReset).expected.strategy == .websocketReconnected)

@@ -196,6 +196,22 @@ struct TrackerEventStreamTests {
         #expect(machine.metrics.socketAttempts == 0)
     }
 
+    @Test("with the stream in the ladder a refusal is not probed: one of unknown status opens the stream and is not retried")
+    func unknownRefusalIsNotProbedOrRetried() throws {
+        var machine = TrackerStateMachine(mode: .auto)
+        #expect(!machine.probesRefusedUpgrades)
+        #expect(TrackerStateMachine(mode: .auto, eventStreamAvailable: false).probesRefusedUpgrades)
+        #expect(TrackerStateMachine(mode: .websocket).probesRefusedUpgrades)
+        _ = machine.start()
+        _ = machine.uploadAccepted(snapshot(seq: 1, .queued))
+        _ = machine.socketEnded(connection: 1, .refused(status: nil))  // raced the upload: reopened once, free
+        let refused = machine.socketEnded(connection: 2, .refused(status: nil))
+        #expect(opensStream(refused) != nil)
+        #expect(refused.contains(.cancel(.reconnect)))
+        #expect(machine.timerFired(.reconnect).isEmpty)
+        #expect(machine.metrics.socketFailures == 1)
+    }
+
     @Test("a WebSocket refused during the upload starts the stream at acceptance, not at the first-frame deadline")
     func refusedBeforeAcceptance() throws {
         var machine = TrackerStateMachine(mode: .auto)

@@ -115,4 +115,91 @@ struct TrackerStreamOrderTests {
         #expect(emitted.filter(\.state.isTerminal).count <= 1)
         #expect(endings <= 1)
     }
+
+    @Test(
+        "any interleaving of upload, WebSocket, event stream, polls and timers: seq strictly increasing, never back, one terminal, the run classified by what carried it",
+        arguments: 0..<60)
+    func randomLadderInterleavings(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &* 0x51_7CC1_B727 &+ 7)
+        var machine = TrackerStateMachine(mode: .auto)
+        var emitted: [(event: JobEvent, path: EventPath)] = []
+        var endings = 0
+        // What the driver was asked to open and has not yet seen end: connection → (is a stream, next seq it sends).
+        var asked: [Int: (stream: Bool, next: Int)] = [:]
+        var opened = Set<Int>()
+        var serverSeq = 1
+        var uploaded = false
+        func take(_ actions: [TrackerStateMachine.Action]) {
+            for action in actions {
+                switch action {
+                case .deliver(let event, let path, _): emitted.append((event, path))
+                case .finish: endings += 1
+                case .openSocket(let c, let after): asked[c] = (false, after + 1)
+                case .openStream(let c, let after): asked[c] = (true, after + 1)
+                case .closeSocket(let c):
+                    asked.removeValue(forKey: c)
+                    opened.remove(c)
+                default: break
+                }
+            }
+        }
+        take(machine.start())
+        for _ in 0..<300 where !machine.finished {
+            let live = asked.keys.sorted()
+            let pick = live.isEmpty ? nil : live[Int(rng.next() % UInt64(live.count))]
+            switch rng.next() % 12 {
+            case 0: serverSeq = min(7, serverSeq + 1)
+            case 1:
+                if !uploaded {
+                    uploaded = true
+                    take(machine.uploadAccepted(snapshot(Int(rng.next() % UInt64(serverSeq)) + 1)))
+                }
+            case 2:
+                if let c = pick, !opened.contains(c), let leg = asked[c] {
+                    opened.insert(c)
+                    take(leg.stream ? machine.streamOpened(connection: c) : machine.socketOpened(connection: c))
+                }
+            case 3, 4:
+                if let c = pick, opened.contains(c), let leg = asked[c] {
+                    if leg.next <= serverSeq {
+                        asked[c]?.next += 1
+                        take(leg.stream ? machine.streamReceived(connection: c, [history(leg.next)]) : machine.socketMessage(connection: c, .event(history(leg.next))))
+                    } else if leg.stream {
+                        take(machine.streamReceived(connection: c, [], heartbeats: 1))
+                    }
+                }
+            case 5:
+                if uploaded { take(machine.pollResult(.snapshot(snapshot(Int(rng.next() % UInt64(serverSeq)) + 1)))) }
+            case 6:
+                if let c = pick, let leg = asked[c] {
+                    let ends: [SocketEnd] = [.closed(code: nil), .refused(status: 502), .refused(status: 403), .unreachable]
+                    let end = ends[Int(rng.next() % UInt64(ends.count))]
+                    asked.removeValue(forKey: c)
+                    opened.remove(c)
+                    take(leg.stream ? machine.streamEnded(connection: c, end) : machine.socketEnded(connection: c, end))
+                }
+            default:
+                var timers: [TrackerTimer] = [.firstFrameDeadline, .socketGiveUp, .reconnect, .streamReconnect, .poll]
+                if let c = pick { timers += [.silence(connection: c), .streamFirstByte(connection: c), .connectDeadline(connection: c), .heartbeatLate(connection: c)] }
+                take(machine.timerFired(timers[Int(rng.next() % UInt64(timers.count))]))
+            }
+        }
+        let seqs = emitted.map(\.event.seq)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq went back: \(seqs)")
+        let stages = emitted.map { Self.stages.firstIndex(of: $0.event.stage) ?? 0 }
+        #expect(zip(stages, stages.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0.event.fraction <= $1.event.fraction })
+        #expect(emitted.filter(\.event.state.isTerminal).count <= 1)
+        #expect(endings <= 1)
+        if machine.finished {
+            // Every connection the machine opened was closed with the end.
+            #expect(asked.isEmpty, "still open after the end: \(asked.keys.sorted())")
+            switch machine.strategy {
+            case .sse: #expect(machine.metrics.streamAttempts > 0)
+            case .pollingFallback(_, _, _, let from): #expect(from == .websocket || machine.metrics.streamFailures > 0)
+            case .websocket: #expect(machine.metrics.socketFailures == 0)
+            default: break
+            }
+        }
+    }
 }

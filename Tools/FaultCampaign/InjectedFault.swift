@@ -31,9 +31,9 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
         case .none, .uploadReset, .slowLink: .websocket
         case .upgradeRefused: .fallback(.refused, status: status, from: .sse)
         case .silentUpgrade: .eventStream(after: .silent)
-        // The proxy's 403 reaches no client: the probe after it is a plain GET the proxy passes, and
-        // the service answers it 426 (upgrade required). That is what the record can honestly say.
-        case .blockedUpgrade: .eventStream(after: .refused, status: 426)
+        // The proxy's 403 reaches no client (WSClient reports only "upgrade failed") and, with the
+        // event stream in the ladder, no probe asks: refused, status unknown.
+        case .blockedUpgrade: .eventStream(after: .refused)
         case .bufferingProxy: .fallback(.buffered, from: .sse, socketFailures: 1)
         case .dropAfterEvents, .tcpReset, .swallowFrames, .reconnectDuringPoll: .reconnected
         case .partialReplay: .reconnectedTwice

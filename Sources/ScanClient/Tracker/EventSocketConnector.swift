@@ -23,6 +23,9 @@ struct EventSocketConnector: Sendable {
     /// Whether the upload has been accepted. Before that a refused upgrade is the upgrade racing
     /// ahead of the upload (the job does not exist yet): it is reported without spending a probe.
     var uploadAccepted: @Sendable () -> Bool = { true }
+    /// Whether to probe a refused upgrade for its status (a plain GET of the route); the tracker turns
+    /// it off when the event stream's request will tell.
+    var probesRefusals = true
 
     /// Runs one connection until it ends or the task is canceled (then returns at once); never throws.
     func run(connection: Int, jobId: UUID, after: Int, report: @escaping @Sendable (SocketReport) -> Void) async {
@@ -55,7 +58,7 @@ struct EventSocketConnector: Sendable {
             }
             report(.ended(connection: connection, .closed(code: closeFrame.map { Int($0.closeCode.code) })))
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
-            let status = uploadAccepted() ? await api.probeEventsRoute(jobId: jobId) : nil
+            let status = probesRefusals && uploadAccepted() ? await api.probeEventsRoute(jobId: jobId) : nil
             report(.ended(connection: connection, .refused(status: status)))
         } catch let error as WebSocketClientError where error == .serverProtocolError || error == .serverSentMessageTooLarge {
             report(.ended(connection: connection, .protocolError))

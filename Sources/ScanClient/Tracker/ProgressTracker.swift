@@ -97,6 +97,7 @@ public struct ProgressTracker: Sendable {
         let accepted = OpenFlag()
         var connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
         connector.uploadAccepted = { accepted.isSet }
+        connector.probesRefusals = machine.probesRefusedUpgrades
         let streamConnector = EventStreamConnector(api: api)
         var uploadSeconds: Double?
         var firstEventSeconds: Double?

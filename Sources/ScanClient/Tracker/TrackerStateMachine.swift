@@ -226,9 +226,20 @@ public struct TrackerStateMachine: Sendable {
             // Polling carries the rest of this run.
             socket = .abandoned
             actions.append(.cancel(.reconnect))
+        } else if case .refused(nil) = end, mode == .auto, stream.phase != .abandoned {
+            // Refused with no status known: with the event stream in the ladder the driver does not
+            // spend a request to probe why — the stream's own answer on the same route says it (it
+            // carries the job when only the upgrade is blocked; its status explains anything else).
+            // A refused upgrade is not retried in this run, as a probed 403/426 would not be.
+            socket = .abandoned
+            actions.append(.cancel(.reconnect))
         }
         return actions
     }
+
+    /// Whether a refused upgrade should be probed with a plain GET to learn its status: not when the
+    /// event stream is in the ladder (its request on the same route answers that).
+    public var probesRefusedUpgrades: Bool { !(mode == .auto && stream.phase != .abandoned) }
 
     public mutating func pollResult(_ outcome: PollOutcome) -> [Action] {
         pollInFlight = false

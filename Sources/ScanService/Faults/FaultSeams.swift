@@ -17,6 +17,8 @@ package struct FaultSeams: Sendable {
     package var scanStepDelay: Duration?
     /// Called on the thread that validates an upload (tests check it is off the cooperative pool).
     package var observeValidation: (@Sendable () -> Void)?
+    /// Called with the method and path of every HTTP request the router serves (upgrades excluded).
+    package var observeRequest: (@Sendable (_ method: String, _ path: String) -> Void)?
 
     package init(
         refuseUpgradeStatus: Int? = nil,
@@ -25,8 +27,10 @@ package struct FaultSeams: Sendable {
         failEveryNthPoll: Int? = nil,
         responseDelay: Duration? = nil,
         scanStepDelay: Duration? = nil,
-        observeValidation: (@Sendable () -> Void)? = nil
+        observeValidation: (@Sendable () -> Void)? = nil,
+        observeRequest: (@Sendable (_ method: String, _ path: String) -> Void)? = nil
     ) {
+        self.observeRequest = observeRequest
         self.refuseUpgradeStatus = refuseUpgradeStatus
         self.silentSockets = silentSockets
         self.dropSocketAfterEvents = dropSocketAfterEvents
