@@ -123,15 +123,24 @@ final class ServedRequests: Sendable {
 }
 
 /// Turns a finished job, the proxy's log and the service's requests into numbers. Requests per job:
-/// every upgrade the proxy saw (a refused one never reaches the service) plus every HTTP request the
-/// service served for the job (`GET events`: event streams and the probes of refused upgrades).
+/// every upgrade the proxy saw (a refused one never reaches the service), every request the proxy
+/// answered itself, plus every HTTP request the service served for the job (`GET events`: event
+/// streams and the probes of refused upgrades).
 func summarize(
     scenario: Scenario, jobId: UUID, log: JobLog, result: Result<TrackedRun, ProgressTracker.UploadFailed>,
     proxied: [(ProxiedRequest, ConnectionFault)], served: [(method: String, path: String)], silence: MidScanSilenceRelay.Silence? = nil
 ) -> JobOutcome {
     let key = jobId.uuidString.lowercased()
     var requests: [String: Int] = [:]
-    for (request, _) in proxied where request.path.contains(key) && request.isUpgrade { requests["upgrade", default: 0] += 1 }
+    for (request, fault) in proxied where request.path.contains(key) {
+        switch fault {
+        case _ where request.isUpgrade: requests["upgrade", default: 0] += 1
+        case .respond, .respondAfter:
+            // Answered by the proxy itself: the service never saw it.
+            requests["\(request.method) refused by proxy", default: 0] += 1
+        default: break
+        }
+    }
     for request in served where request.path.lowercased().contains(key) {
         requests[request.path.hasSuffix("/" + Routes.eventsSuffix) ? "\(request.method) events" : request.method, default: 0] += 1
     }

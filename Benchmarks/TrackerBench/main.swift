@@ -88,7 +88,10 @@ func run(_ options: Options) async throws -> Int32 {
     // (the proxy sees each connection's first request only); upgrades are counted by the proxy.
     let served = ServedRequests()
     let configuration = ServiceConfiguration(workers: options.jobs * scenarios.count + 2).injecting(
-        FaultSeams(scanStepDelay: .milliseconds(delayMilliseconds), observeRequest: { served.record($0, $1) }))
+        FaultSeams(scanStepDelay: .milliseconds(delayMilliseconds), observeRequest: { method, path, refusedUpgrade in
+            // A refused upgrade the service answered is already counted as an upgrade by the proxy.
+            if !refusedUpgrade { served.record(method, path) }
+        }))
     let service = try await EmbeddedScanService.startQuietly(configuration)
     var proxies: [FaultProxy] = []
     var relays: [MidScanSilenceRelay?] = []

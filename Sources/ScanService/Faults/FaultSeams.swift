@@ -17,8 +17,9 @@ package struct FaultSeams: Sendable {
     package var scanStepDelay: Duration?
     /// Called on the thread that validates an upload (tests check it is off the cooperative pool).
     package var observeValidation: (@Sendable () -> Void)?
-    /// Called with the method and path of every HTTP request the router serves (upgrades excluded).
-    package var observeRequest: (@Sendable (_ method: String, _ path: String) -> Void)?
+    /// Called with the method and path of every HTTP request the router serves, and whether it is a
+    /// refused WebSocket upgrade (accepted upgrades never reach the router).
+    package var observeRequest: (@Sendable (_ method: String, _ path: String, _ refusedUpgrade: Bool) -> Void)?
 
     package init(
         refuseUpgradeStatus: Int? = nil,
@@ -28,7 +29,7 @@ package struct FaultSeams: Sendable {
         responseDelay: Duration? = nil,
         scanStepDelay: Duration? = nil,
         observeValidation: (@Sendable () -> Void)? = nil,
-        observeRequest: (@Sendable (_ method: String, _ path: String) -> Void)? = nil
+        observeRequest: (@Sendable (_ method: String, _ path: String, _ refusedUpgrade: Bool) -> Void)? = nil
     ) {
         self.observeRequest = observeRequest
         self.refuseUpgradeStatus = refuseUpgradeStatus
