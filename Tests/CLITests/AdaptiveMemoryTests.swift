@@ -15,6 +15,9 @@ struct AdaptiveMemoryTests {
         let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
         let run = try await CLITests().bookscan([
             "scan", sample, "--server", proxy.baseURL, "--adaptive", "--analytics-log", log, "--poll-interval", "200ms", "--quiet",
+            // These runs are about what memory learns, not about silence: a stalled machine must not make
+            // a healthy stream look dead (a full-suite run under a host stall once saw 5 s without a byte).
+            "--silence-timeout", "60s",
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

@@ -115,7 +115,9 @@ struct AbuseConnectionTests {
 
     @Test("closing one of the connections at the cap lets exactly one more in")
     func capSlotIsReused() async throws {
-        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 2, headerTimeout: .seconds(60)))
+        // The idle timeout far beyond the hang guards: on a loaded machine the retry loop below once ran
+        // longer than the default 30 s, the kept-alive `second` was closed as idle, and a 4th got in.
+        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 2, headerTimeout: .seconds(60), idleTimeout: .seconds(600)))
         defer { Task { await harness.stop() } }
         let port = harness.service.port
         let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"

@@ -19,7 +19,7 @@ struct TrackingOptions: ParsableArguments {
     @Option(
         help: "Stop watching after this long (default \(CommandDuration(TrackerSettings.defaultRunTimeout))); the job keeps running on the server.")
     var timeout: CommandDuration?
-    @Option(name: .customLong("silence-timeout"), help: "An open WebSocket silent this long counts as dead.")
+    @Option(name: .customLong("silence-timeout"), help: "An open WebSocket or event stream silent this long counts as dead.")
     var silenceTimeout = CommandDuration(TrackerSettings.defaultSilenceTimeout)
     @Option(name: .customLong("cacert"), help: "PEM file of a private CA to trust for https/wss.")
     var caCertificate: String?
