@@ -170,9 +170,11 @@ let package = Package(
         .testTarget(name: "ImageKitTests", dependencies: ["ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ScanEngineTests", dependencies: ["ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"], swiftSettings: swiftSettings),
+            name: "ScanEngineTests", dependencies: ["BookscanTestSupport", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
+            swiftSettings: swiftSettings),
         .testTarget(
-            name: "SpineReadingTests", dependencies: ["SpineReading", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
+            name: "SpineReadingTests",
+            dependencies: ["BookscanTestSupport", "SpineReading", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanServiceTests",

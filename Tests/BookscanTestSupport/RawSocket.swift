@@ -99,6 +99,10 @@ public struct RawSocket: Sendable {
 }
 
 /// Runs blocking socket work on a thread of its own, never on the cooperative pool.
+/// Runs `body` on a thread of its own, off Swift's cooperative pool: for blocking I/O, and for the
+/// seconds of CPU a scan or OCR takes in a test, which on a 2-core machine would otherwise hold one of
+/// the pool's two threads and starve every other test's tasks and timers (seen: fault-campaign jobs
+/// stretched from 4 s to 36 s while sample scans ran beside them).
 public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await BlockingThread.run { Result { try body() } }.get()
 }

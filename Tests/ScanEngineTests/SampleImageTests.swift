@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ImageKit
 import ImagePreparation
@@ -21,12 +22,13 @@ struct SampleImageTests {
     static let names = ["shelf_one_row", "shelf_two_rows", "shelf_three_rows_leaning", "shelf_dark", "shelf_rotated_exif_gps"]
 
     @Test("rows exact; spine precision and recall ≥ 0.8 against ground truth", arguments: names)
-    func sample(name: String) throws {
+    func sample(name: String) async throws {
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: Self.directory.appendingPathComponent(name + ".json")))
         // What the client uploads: upright (EXIF applied), metadata stripped, original size kept.
         let prepared = try ImagePreparer(longSide: 4096).prepare(path: Self.directory.appendingPathComponent(name + ".jpg").path)
         #expect(prepared.width == truth.width && prepared.height == truth.height)
-        let result = try ScanEngine().scan(jpeg: prepared.jpeg, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
+        let jpeg = prepared.jpeg
+        let result = try await onThread { try ScanEngine().scan(jpeg: jpeg, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false }) }
         #expect(result.rows.count == truth.n_rows)
         let predicted = result.spines.map { $0.box.pixels(width: truth.width, height: truth.height) }
         let matched = Self.greedyMatches(truth.books.map(\.box), predicted, threshold: 0.5)
@@ -65,12 +67,17 @@ struct SampleImageTests {
 @Suite("ScanEngine and EXIF")
 struct EngineOrientationTests {
     @Test("a raw upload with EXIF orientation 6 is scanned upright: same rows and spines as the prepared one")
-    func rawRotatedUpload() throws {
+    func rawRotatedUpload() async throws {
         let url = SampleImageTests.directory.appendingPathComponent("shelf_rotated_exif_gps.jpg")
         let raw = [UInt8](try Data(contentsOf: url))
         let prepared = try ImagePreparer(longSide: 4096).prepare(path: url.path)
-        let fromRaw = try ScanEngine().scan(jpeg: raw, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
-        let fromPrepared = try ScanEngine().scan(jpeg: prepared.jpeg, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
+        let jpeg = prepared.jpeg
+        let (fromRaw, fromPrepared) = try await onThread {
+            (
+                try ScanEngine().scan(jpeg: raw, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false }),
+                try ScanEngine().scan(jpeg: jpeg, maxPixels: 50_000_000, progress: { _, _ in }, isCancelled: { false })
+            )
+        }
         #expect(fromRaw.imageWidth == prepared.width && fromRaw.imageHeight == prepared.height)
         #expect(fromRaw.rows.count == fromPrepared.rows.count)
         #expect(abs(fromRaw.spines.count - fromPrepared.spines.count) <= 2)

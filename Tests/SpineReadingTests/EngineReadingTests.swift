@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ImageKit
 import ImagePreparation
@@ -14,10 +15,14 @@ struct EngineReadingTests {
     }
 
     @Test("reading_titles comes after segmentation with one step per spine; fractions never go back")
-    func progress() throws {
+    func progress() async throws {
         let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
-        var events: [(ScanStage, Double)] = []
-        let result = try engine.scan(jpeg: try Self.sample(), maxPixels: 50_000_000, progress: { events.append(($0, $1)) }, isCancelled: { false })
+        let jpeg = try Self.sample()
+        let (result, events) = try await onThread {
+            var events: [(ScanStage, Double)] = []
+            let result = try engine.scan(jpeg: jpeg, maxPixels: 50_000_000, progress: { events.append(($0, $1)) }, isCancelled: { false })
+            return (result, events)
+        }
         let order: [ScanStage] = [.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing]
         let stages = events.map(\.0)
         #expect(stages.map { order.firstIndex(of: $0) ?? -1 } == stages.map { order.firstIndex(of: $0) ?? -1 }.sorted())
@@ -30,15 +35,19 @@ struct EngineReadingTests {
     }
 
     @Test("a job cancelled while titles are read ends with .canceled, before the last spine")
-    func cancelDuringOCR() throws {
+    func cancelDuringOCR() async throws {
         let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
-        var readingReports = 0
-        #expect(throws: ScanEngineError.canceled) {
-            try engine.scan(
-                jpeg: try Self.sample(), maxPixels: 50_000_000,
-                progress: { stage, _ in if stage == .readingTitles { readingReports += 1 } },
-                isCancelled: { readingReports >= 3 })
+        let jpeg = try Self.sample()
+        let (outcome, readingReports) = try await onThread {
+            var readingReports = 0
+            let outcome = Result { () throws(ScanEngineError) in
+                try engine.scan(
+                    jpeg: jpeg, maxPixels: 50_000_000, progress: { stage, _ in if stage == .readingTitles { readingReports += 1 } },
+                    isCancelled: { readingReports >= 3 })
+            }
+            return (outcome.map { _ in () }, readingReports)
         }
+        #expect(throws: ScanEngineError.canceled) { try outcome.get() }
         #expect(readingReports >= 3 && readingReports < 20)
     }
 }

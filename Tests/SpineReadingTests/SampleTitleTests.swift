@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import Foundation
 import ImageKit
 import ImagePreparation
@@ -24,14 +25,17 @@ struct SampleTitleTests {
     static let names = ["shelf_one_row", "shelf_two_rows", "shelf_three_rows_leaning", "shelf_dark", "shelf_rotated_exif_gps"]
 
     @Test("most drawn titles are read exactly; nearly every title given is right", arguments: names)
-    func titles(name: String) throws {
+    func titles(name: String) async throws {
         let truth = try JSONDecoder().decode(
             Truth.self, from: Data(contentsOf: ReadingFixtures.samples.appendingPathComponent(name + ".json")))
         let prepared = try ImagePreparer(longSide: 4096).prepare(path: ReadingFixtures.samples.appendingPathComponent(name + ".jpg").path)
         let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
-        var stages: [ScanStage] = []
-        let result = try engine.scan(
-            jpeg: prepared.jpeg, maxPixels: 50_000_000, progress: { stage, _ in stages.append(stage) }, isCancelled: { false })
+        let jpeg = prepared.jpeg
+        let (result, stages) = try await onThread {
+            var stages: [ScanStage] = []
+            let result = try engine.scan(jpeg: jpeg, maxPixels: 50_000_000, progress: { stage, _ in stages.append(stage) }, isCancelled: { false })
+            return (result, stages)
+        }
         #expect(stages.contains(.readingTitles))
         #expect(result.timings.contains { $0.stage == .readingTitles })
         var exact = 0, drawn = 0, given = 0, right = 0

@@ -61,7 +61,9 @@ enum ReportPrinter {
         guard let strategy = report.strategy else { return "" }
         guard let reason = report.fallbackReason else { return strategy.rawValue }
         let status = report.fallbackStatus.map { " \($0)" } ?? ""
-        return "\(strategy.rawValue) (\(reason.rawValue)\(status), \(report.fallbackPhase?.rawValue ?? ""))"
+        // `sse after websocket (refused, …)`, `polling_fallback from sse (buffered, …)`.
+        let from = report.fallbackFrom.map { strategy == .sse ? " after \($0.rawValue)" : " from \($0.rawValue)" } ?? ""
+        return "\(strategy.rawValue)\(from) (\(reason.rawValue)\(status), \(report.fallbackPhase?.rawValue ?? ""))"
     }
 
     /// The numbered list of books on stdout (what a person scanned the shelf for).
