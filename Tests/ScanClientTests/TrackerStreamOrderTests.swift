@@ -25,6 +25,18 @@ struct TrackerStreamOrderTests {
             finishedAt: nil, expiresAt: Date(), imageBytes: 1, result: nil, error: nil, links: JobLinks(jobId: jobId))
     }
 
+    /// The invariants every emitted stream keeps: seq strictly increasing, stage and fraction never
+    /// back, at most one terminal event and one ending.
+    func expectSoundStream(_ emitted: [JobEvent], endings: Int) {
+        let seqs = emitted.map(\.seq)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq went back: \(seqs)")
+        let stages = emitted.map { Self.stages.firstIndex(of: $0.stage) ?? 0 }
+        #expect(zip(stages, stages.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
+        #expect(emitted.filter(\.state.isTerminal).count <= 1)
+        #expect(endings <= 1)
+    }
+
     func delivered(_ actions: [TrackerStateMachine.Action]) -> [JobEvent] {
         actions.compactMap { if case .deliver(let e, _, _) = $0 { e } else { nil } }
     }
@@ -107,13 +119,7 @@ struct TrackerStreamOrderTests {
                 }
             }
         }
-        let seqs = emitted.map(\.seq)
-        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq went back: \(seqs)")
-        let stages = emitted.map { Self.stages.firstIndex(of: $0.stage) ?? 0 }
-        #expect(zip(stages, stages.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
-        #expect(emitted.filter(\.state.isTerminal).count <= 1)
-        #expect(endings <= 1)
+        expectSoundStream(emitted, endings: endings)
     }
 
     @Test(
@@ -184,13 +190,7 @@ struct TrackerStreamOrderTests {
                 take(machine.timerFired(timers[Int(rng.next() % UInt64(timers.count))]))
             }
         }
-        let seqs = emitted.map(\.event.seq)
-        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq went back: \(seqs)")
-        let stages = emitted.map { Self.stages.firstIndex(of: $0.event.stage) ?? 0 }
-        #expect(zip(stages, stages.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0.event.fraction <= $1.event.fraction })
-        #expect(emitted.filter(\.event.state.isTerminal).count <= 1)
-        #expect(endings <= 1)
+        expectSoundStream(emitted.map(\.event), endings: endings)
         if machine.finished {
             // Every connection the machine opened was closed with the end.
             #expect(asked.isEmpty, "still open after the end: \(asked.keys.sorted())")
