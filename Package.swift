@@ -160,6 +160,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "BatchBench",
+            dependencies: ["BookscanTestSupport", "FaultProxy", "ScanService", .nioConcurrencyHelpers],
+            path: "Benchmarks/BatchBench",
+            swiftSettings: swiftSettings
+        ),
+
         // Tests, and the one support target they share (synthetic photos, quiet services, raw sockets, child processes).
         .target(
             name: "BookscanTestSupport",

@@ -100,12 +100,16 @@ public struct ScanAPI: Sendable {
     }
 
     /// The `ws://` or `wss://` URL of a job's events.
-    public func eventsURL(jobId: UUID, after: Int) -> String {
-        let socketBase =
-            if baseURL.hasPrefix("https://") { "wss://" + baseURL.dropFirst("https://".count) } else if baseURL.hasPrefix("http://") {
-                "ws://" + baseURL.dropFirst("http://".count)
-            } else { baseURL }
-        return socketBase + Routes.events(jobId, after: after)
+    public func eventsURL(jobId: UUID, after: Int) -> String { socketBase + Routes.events(jobId, after: after) }
+
+    /// The multiplexed events WebSocket (`/v1/events`), with `jobs` subscribed from the start.
+    public func multiplexedEventsURL(jobs: [JobCursor] = []) -> String { socketBase + Routes.multiplexedEvents(jobs) }
+
+    /// `baseURL` with the WebSocket scheme.
+    private var socketBase: String {
+        if baseURL.hasPrefix("https://") { "wss://" + baseURL.dropFirst("https://".count) } else if baseURL.hasPrefix("http://") {
+            "ws://" + baseURL.dropFirst("http://".count)
+        } else { baseURL }
     }
 
     // MARK: helpers

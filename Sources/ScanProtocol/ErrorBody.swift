@@ -12,6 +12,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case canceled
     case scanFailed = "scan_failed"
     case tooManySubscribers = "too_many_subscribers"
+    /// A multiplexed events socket already follows its limit of jobs.
+    case tooManyJobs = "too_many_jobs"
     case tooManyConnections = "too_many_connections"
     case badRequest = "bad_request"
     case `internal`

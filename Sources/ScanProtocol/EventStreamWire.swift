@@ -13,6 +13,10 @@ public enum EventStreamWire {
     public static let retryMilliseconds = 1000
     /// The SSE event type of a job event (the `type` of the WebSocket frame).
     public static let eventType = "event"
+    /// The SSE event types of the multiplexed stream's other messages (the `type` of their WebSocket frames).
+    public static let subscribedType = "subscribed"
+    public static let refusedType = "refused"
+    public static let heartbeatType = "heartbeat"
     /// The comment text of a heartbeat line (`: heartbeat <latestSeq>`).
     public static let heartbeatComment = "heartbeat"
 
@@ -25,6 +29,16 @@ public enum EventStreamWire {
     /// WebSocket frame text). Lines of the JSON (it has none in the wire encoding) each get their own `data:`.
     public static func message(seq: Int, frameJSON: String) -> String {
         var text = "id: \(seq)\nevent: \(eventType)\n"
+        for line in frameJSON.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
+        return text + "\n"
+    }
+
+    /// One message of the multiplexed stream (`/v1/events`): `event:` is the `ServerMessage` type
+    /// (`event`, `subscribed`, `refused`, `heartbeat`), `data:` its JSON, and for job events `id:` is
+    /// the job's cursor `ID:seq`, the form `jobs=` takes, so a client can resume each job where it was.
+    public static func multiplexedMessage(type: String, cursor: JobCursor?, frameJSON: String) -> String {
+        var text = cursor.map { "id: \($0.jobId.uuidString.lowercased()):\($0.after)\n" } ?? ""
+        text += "event: \(type)\n"
         for line in frameJSON.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
         return text + "\n"
     }

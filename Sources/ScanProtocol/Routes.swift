@@ -8,6 +8,8 @@ public enum Routes {
     public static let scansPrefix = "/v1/scans"
     public static let limits = "/v1/limits"
     public static let health = "/healthz"
+    /// The multiplexed events route: one WebSocket or event stream for many jobs (`?jobs=ID,ID:N,…`).
+    public static let multiplexedEvents = "/v1/events"
     /// Last path component of the events route.
     public static let eventsSuffix = "events"
     /// Name of the job id parameter in the router patterns.
@@ -19,6 +21,8 @@ public enum Routes {
         public static let scan = "\(Routes.scansPrefix)/:\(Routes.jobIdParameter)"
         /// The events WebSocket (and its plain-HTTP refusal).
         public static let events = "\(scan)/\(Routes.eventsSuffix)"
+        /// The multiplexed events WebSocket / event stream (and its plain-HTTP refusal).
+        public static let multiplexedEvents = Routes.multiplexedEvents
         public static let limits = Routes.limits
         public static let health = Routes.health
     }
@@ -36,6 +40,15 @@ public enum Routes {
     /// `/v1/scans/{jobId}/events?after=N`: the WebSocket that replays events with seq > N, then streams.
     public static func events(_ jobId: UUID, after: Int) -> String { "\(scan(jobId))/\(eventsSuffix)?\(ProtocolNames.afterQuery)=\(after)" }
 
+    /// `/v1/events?jobs=ID,ID:N,…`: one subscription for many jobs, each replayed after its own seq;
+    /// jobs are added and removed later with `subscribe` / `unsubscribe` messages.
+    public static func multiplexedEvents(_ jobs: [JobCursor]) -> String {
+        jobs.isEmpty ? multiplexedEvents : "\(multiplexedEvents)?\(ProtocolNames.jobsQuery)=\(JobCursor.query(jobs))"
+    }
+
+    /// Whether `path` (no query) is the multiplexed events route.
+    public static func isMultiplexedEvents(_ path: some StringProtocol) -> Bool { path == multiplexedEvents }
+
     /// The job id text of an events path (`/v1/scans/{jobId}/events`, no query), or nil when the
     /// path is not the events route. The text is not checked to be a UUID.
     public static func eventsJobId(inPath path: some StringProtocol) -> Substring? {
@@ -45,14 +58,16 @@ public enum Routes {
         return parts[prefix.count]
     }
 
-    /// Whether `path` is the events route.
-    public static func isEvents(_ path: some StringProtocol) -> Bool { eventsJobId(inPath: path) != nil }
+    /// Whether `path` is an events route (one job's or the multiplexed one).
+    public static func isEvents(_ path: some StringProtocol) -> Bool { eventsJobId(inPath: path) != nil || isMultiplexedEvents(path) }
 }
 
 /// Header and query names of protocol v1.
 public enum ProtocolNames {
     public static let accessTokenQuery = "access_token"
     public static let afterQuery = "after"
+    /// The job list of the multiplexed events route (`ID,ID:N,…`).
+    public static let jobsQuery = "jobs"
     /// On a `PUT`: number a new job's events after this seq (see `Routes.upload`).
     public static let continueAfterQuery = "continueAfter"
     public static let jpegMediaType = "image/jpeg"

@@ -17,12 +17,16 @@ public struct ServiceLimits: Codable, Sendable, Equatable {
     /// Whether the events route also answers as an event stream (Server-Sent Events). Absent from
     /// servers that predate it: clients then go from the WebSocket straight to polling.
     public var eventStream: Bool?
+    /// How many jobs one multiplexed events subscription (`/v1/events`) may follow at once. Absent
+    /// from servers without that route: clients then open one events socket per job.
+    public var maxJobsPerEventSocket: Int?
 
     public init(
         protocolVersion: Int = 1, maxBytes: Int, maxPixels: Int, recommendedLongSide: Int, acceptedTypes: [String] = ["image/jpeg"],
-        heartbeatSeconds: Double, jobTTLSeconds: Double, eventStream: Bool? = true
+        heartbeatSeconds: Double, jobTTLSeconds: Double, eventStream: Bool? = true, maxJobsPerEventSocket: Int? = nil
     ) {
         self.eventStream = eventStream
+        self.maxJobsPerEventSocket = maxJobsPerEventSocket
         self.protocolVersion = protocolVersion
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels

@@ -89,6 +89,50 @@ struct BatchTests {
         #expect(strategies["websocket"] == nil)
     }
 
+    @Test("a batch follows all its jobs on one shared events socket (one upgrade, to /v1/events); --socket-per-job opens one per job; same results either way")
+    func sharedEventSocket() async throws {
+        let service = try await EmbeddedScanService.startQuietly(ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(10))))
+        let proxy = try await FaultProxy.start(upstreamPort: service.port) { _ in .passThrough }
+        defer {
+            Task {
+                await proxy.stop()
+                await service.stop()
+            }
+        }
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<6 { files["p\(i).jpg"] = try Self.photo(seed: 30 + i) }
+        let root = try Self.folder(files)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("batch-shared-\(UUID().uuidString).jsonl").path
+        let shared = try await cli.bookscan(["batch", root, "--server", proxy.baseURL, "--json", "--quiet", "--jobs", "3", "--analytics-log", log])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(try summary(shared.stdout)["succeeded"] as? Int == 6)
+        #expect(try summary(shared.stdout)["strategies"] as? [String: Int] == ["websocket": 6])
+        let upgrades = proxy.requests.filter { $0.0.isUpgrade }.map(\.0.path)
+        #expect(upgrades == ["/v1/events"], "one shared socket: \(upgrades)")
+        #expect(proxy.acceptedUpgrades == 1)
+        // Each job is still its own record, carried by the WebSocket.
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == 6 && records.allSatisfy { $0.contains(#""strategy":"websocket""#) })
+        let sharedResults = try (0..<6).map { try String(contentsOfFile: root + "/.bookscan/p\($0).jpg.json", encoding: .utf8) }
+
+        let perJob = try await cli.bookscan(["batch", root, "--server", proxy.baseURL, "--json", "--quiet", "--jobs", "3", "--socket-per-job"])
+        #expect(perJob.status == 0, "\(perJob.stderr)")
+        let all = proxy.requests.filter { $0.0.isUpgrade }.map(\.0.path)
+        // One socket per job (an upgrade that raced its upload is refused and retried: more requests, 6 sockets).
+        #expect(all.count >= 7 && all.dropFirst().allSatisfy { $0.hasPrefix("/v1/scans/") }, "one socket per job: \(all)")
+        #expect(proxy.acceptedUpgrades == 7)
+        // The same books either way.
+        for (i, before) in sharedResults.enumerated() {
+            let after = try String(contentsOfFile: root + "/.bookscan/p\(i).jpg.json", encoding: .utf8)
+            #expect(Self.spineCount(before) == Self.spineCount(after) && Self.spineCount(before) != nil)
+        }
+    }
+
+    static func spineCount(_ json: String) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
+        return (object["report"] as? [String: Any])?["spineCount"] as? Int ?? object["spineCount"] as? Int
+    }
+
     @Test("two batch processes × 8 concurrent jobs write 16 whole analytics lines to one log")
     func concurrentAnalytics() async throws {
         var files: [String: [UInt8]] = [:]

@@ -8,6 +8,7 @@ import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
 import ScanService
+import Testing
 
 /// A real service on an ephemeral loopback port, optionally behind the fault proxy, and the real
 /// client pointed at it. Timings are shortened so fault tests run quickly; nothing is mocked.
@@ -40,28 +41,38 @@ struct ClientHarness {
     /// limits offer them); false follows a server without them, WebSocket → polling.
     func session(
         mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
-        timeout: Duration? = .seconds(60), eventStream: Bool = true
+        timeout: Duration? = .seconds(60), eventStream: Bool = true, sharedSocket: SharedEventSocket? = nil
     ) -> ScanSession {
-        let api = ScanAPI(
-            baseURL: baseURL, token: nil, http: CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5))),
-            uploadRetry: RetryPolicy(delays: [.zero, .milliseconds(100), .milliseconds(300)], jitter: .milliseconds(20)))
+        let api = api()
         var logger = Logger(label: "test.client")
         logger.logLevel = .critical
-        let tracker = ProgressTracker(
+        var tracker = ProgressTracker(
             api: api, mode: mode, settings: settings, clientPingInterval: clientPingInterval, logger: logger, eventStreamAvailable: eventStream)
+        tracker.sharedSocket = sharedSocket
         return ScanSession(api: api, tracker: tracker, timeout: timeout)
     }
+
+    /// The client's API object for this harness (libcurl, short upload retries).
+    func api() -> ScanAPI {
+        ScanAPI(
+            baseURL: baseURL, token: nil, http: CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5))),
+            uploadRetry: RetryPolicy(delays: [.zero, .milliseconds(100), .milliseconds(300)], jitter: .milliseconds(20)))
+    }
+
+    /// A shared events socket (a batch's) on this harness, judged stale like the fast settings' silence.
+    func sharedSocket() -> SharedEventSocket { SharedEventSocket(api: api(), staleAfter: Self.fastSettings.silenceTimeout, pingInterval: .seconds(2)) }
 
     /// Scans `path` and records what the display would have shown.
     func scan(
         _ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
-        timeout: Duration? = .seconds(60), eventStream: Bool = true
+        timeout: Duration? = .seconds(60), eventStream: Bool = true, sharedSocket: SharedEventSocket? = nil
     ) async -> (ScanReport, Observed) {
         let observed = Observed()
         var display = ScanSession.Display()
         display.tracker = TrackerObserver(event: { event, path, fraction in observed.record(event, path, fraction) })
         let report = await session(
-            mode: mode, settings: settings, clientPingInterval: clientPingInterval, timeout: timeout, eventStream: eventStream
+            mode: mode, settings: settings, clientPingInterval: clientPingInterval, timeout: timeout, eventStream: eventStream,
+            sharedSocket: sharedSocket
         ).scan(
             path: path, preparer: ImagePreparer(longSide: 800), display: display)
         return (report, observed)
@@ -105,3 +116,17 @@ enum TestImages {
 
 /// Slow scans, so faults land in the middle of a job.
 let slowScans = ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(15)))
+
+/// A run succeeded and everything it showed is sound: one terminal event, fractions never back, seqs
+/// strictly increasing; `everyEvent`: a streamed run shows every event from the first one it shows
+/// (polls show snapshots, so a polled run may skip some).
+func expectSoundRun(_ report: ScanReport, _ observed: Observed, everyEvent: Bool = false) {
+    #expect(report.outcome == .succeeded, "\(report.error ?? "")")
+    #expect(observed.terminalCount == 1)
+    #expect(observed.isMonotonic)
+    #expect(observed.seqsIncrease, "\(observed.seqs)")
+    if everyEvent {
+        let first = observed.seqs.first ?? 1
+        #expect(observed.seqs == Array(first...max(first, observed.seqs.max() ?? first)), "nothing lost: \(observed.seqs)")
+    }
+}

@@ -10,16 +10,8 @@ import Testing
 /// stream is checked, not only its ending.
 @Suite("Ladder: WebSocket → SSE → polling through proxies", .serialized)
 struct EventStreamLadderTests {
-    /// `everyEvent`: a streamed run shows every event from the first one it shows (polls show snapshots).
     func expectSound(_ report: ScanReport, _ observed: Observed, everyEvent: Bool = false) {
-        #expect(report.outcome == .succeeded, "\(report.error ?? "")")
-        #expect(observed.terminalCount == 1)
-        #expect(observed.isMonotonic)
-        #expect(observed.seqsIncrease, "\(observed.seqs)")
-        if everyEvent {
-            let first = observed.seqs.first ?? 1
-            #expect(observed.seqs == Array(first...max(first, observed.seqs.max() ?? first)), "nothing lost: \(observed.seqs)")
-        }
+        expectSoundRun(report, observed, everyEvent: everyEvent)
     }
 
     @Test("a proxy that refuses every upgrade (403): SSE carries the whole job at once, no polling; classified sse after the refusal")

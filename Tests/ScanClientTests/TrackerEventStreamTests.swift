@@ -35,6 +35,22 @@ struct TrackerEventStreamTests {
         return (machine, actions)
     }
 
+    @Test("a shared socket subscribes only after the upload: its first refusal is a failure (no race retry), the stream opens at once")
+    func sharedSocketRefusalIsNotARace() throws {
+        var machine = TrackerStateMachine(mode: .auto, socketWaitsForUpload: true)
+        _ = machine.start()
+        _ = machine.uploadAccepted(snapshot(seq: 1, .queued))
+        let actions = machine.socketEnded(connection: 1, .refused(status: nil))
+        #expect(!actions.contains { if case .openSocket = $0 { true } else { false } }, "\(actions)")
+        #expect(opensStream(actions)?.after == 1)
+        #expect(machine.metrics.socketFailures == 1)
+        // The same refusal without the flag is taken for the upgrade racing the upload: reopened once.
+        var racing = TrackerStateMachine(mode: .auto)
+        _ = racing.start()
+        _ = racing.uploadAccepted(snapshot(seq: 1, .queued))
+        #expect(racing.socketEnded(connection: 1, .refused(status: nil)).contains(.openSocket(connection: 2, after: 1)))
+    }
+
     @Test("a refused upgrade opens the event stream at once (resuming after what was seen), not polling")
     func refusedUpgradeTriesTheStream() throws {
         let (machine, actions) = refusedWebSocket()

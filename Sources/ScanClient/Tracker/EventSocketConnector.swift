@@ -72,7 +72,10 @@ struct EventSocketConnector: Sendable {
 extension EventSocketConnector {
     /// Certificates are always verified (hostname included); `--cacert` replaces the system roots
     /// with a private CA, as it does for libcurl's uploads and polls.
-    var tlsConfiguration: TLSConfiguration {
+    var tlsConfiguration: TLSConfiguration { Self.tlsConfiguration(for: api) }
+
+    /// The TLS configuration of every events socket `api` opens.
+    static func tlsConfiguration(for api: ScanAPI) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if let path = api.http.configuration.caCertificatePath { tls.trustRoots = .file(path) }

@@ -44,6 +44,9 @@ public struct ProgressTracker: Sendable {
     public let settings: TrackerSettings
     public let clientPingInterval: Duration
     public let logger: Logger
+    /// When set, the job's WebSocket is a subscription on this shared link (a batch's one socket)
+    /// instead of a socket of its own; everything else is the same.
+    public var sharedSocket: SharedEventSocket?
 
     public init(
         api: ScanAPI, mode: TrackerMode, settings: TrackerSettings = .init(), clientPingInterval: Duration = .seconds(15),
@@ -60,6 +63,8 @@ public struct ProgressTracker: Sendable {
 
     /// A timer firing later than this after its due time means the process itself was stalled.
     static let stallAllowance: Duration = .milliseconds(250)
+    /// How often a shared-socket subscription checks whether the upload was accepted.
+    static let acceptancePoll: Duration = .milliseconds(5)
     /// How long a late "no frame yet" timer waits for frames queued during the stall.
     static let stallGrace: Duration = .milliseconds(500)
 
@@ -92,7 +97,7 @@ public struct ProgressTracker: Sendable {
         let (inputs, inbox) = AsyncStream<Input>.makeStream()
         var machine = TrackerStateMachine(
             mode: mode, settings: settings, seed: UInt64(truncatingIfNeeded: jobId.hashValue), continuing: continuing, ladderStart: ladderStart,
-            eventStreamAvailable: eventStreamAvailable)
+            eventStreamAvailable: eventStreamAvailable, socketWaitsForUpload: sharedSocket != nil)
         var tasks = TaskBook()
         let accepted = OpenFlag()
         var connector = EventSocketConnector(api: api, pingInterval: clientPingInterval, logger: logger)
@@ -126,6 +131,17 @@ public struct ProgressTracker: Sendable {
         while ending == nil {
             for action in pending {
                 switch action {
+                case .openSocket(let connection, let after) where sharedSocket != nil:
+                    let shared = sharedSocket
+                    tasks.sockets[connection] = Task {
+                        // The multiplexed route subscribes existing jobs only: wait for the upload
+                        // (a one-job socket races it instead, and the server refuses until the job exists).
+                        while !accepted.isSet {
+                            if Task.isCancelled { return }
+                            try? await Task.sleep(for: Self.acceptancePoll)
+                        }
+                        await shared?.follow(connection: connection, jobId: jobId, after: after) { inbox.yield(.socket($0)) }
+                    }
                 case .openSocket(let connection, let after):
                     tasks.sockets[connection] = Task {
                         await connector.run(connection: connection, jobId: jobId, after: after) { inbox.yield(.socket($0)) }

@@ -65,6 +65,9 @@ public struct TrackerStateMachine: Sendable {
     var failureAwaitsAnswer: Int?
     public internal(set) var finished = false
     var backoff: ReconnectBackoff
+    /// Whether the driver opens a socket only once the upload is accepted (a batch's shared socket
+    /// subscribes existing jobs only): then a refusal can never be the upgrade racing the upload.
+    let socketWaitsForUpload: Bool
     /// The event stream (SSE): the ladder's second step.
     var stream: EventStreamLeg
     /// Whether the event stream was carrying the job when the run ended.
@@ -75,8 +78,9 @@ public struct TrackerStateMachine: Sendable {
     /// false when the server says it has no event stream (the ladder goes from the WebSocket to polling).
     public init(
         mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED, continuing: JobEvent? = nil,
-        ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true
+        ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true, socketWaitsForUpload: Bool = false
     ) {
+        self.socketWaitsForUpload = socketWaitsForUpload
         self.mode = mode
         self.ladderStart = mode == .auto ? ladderStart : .websocket
         self.settings = settings
@@ -188,7 +192,7 @@ public struct TrackerStateMachine: Sendable {
         if hedgeFor == connection { hedgeFor = nil }
         if suspect == connection { suspect = nil }
         if case .refused(let status) = end, status == nil || status == 404 || status == 426, connection < firstConnectionAfterAccept,
-            !raceRetryUsed
+            !raceRetryUsed, !socketWaitsForUpload
         {
             // The upgrade raced ahead of the upload (the job did not exist yet): not a failure.
             // Reopen once the job exists; this free retry is used at most once per run.

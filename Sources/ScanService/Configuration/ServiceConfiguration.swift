@@ -35,6 +35,8 @@ public struct ServiceConfiguration: Sendable {
     public var streamGrace: Duration
     /// Open event sockets one job accepts.
     public var maxSubscribersPerJob: Int
+    /// Jobs one multiplexed events subscription (`/v1/events`) may follow at once; one more is refused (429).
+    public var maxJobsPerEventSocket: Int = ServiceConfiguration.defaultMaxJobsPerEventSocket
     /// Open connections one client address may hold; one more is answered 503 and closed. nil: no cap.
     public var maxConnectionsPerClient: Int?
     /// Time a new connection has to deliver its first complete request head (slowloris guard).
@@ -100,6 +102,8 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultJobTTL: Duration = .seconds(3600)
     /// Heartbeat interval on event sockets unless told otherwise.
     public static let defaultHeartbeatInterval: Duration = .seconds(2)
+    /// Jobs per multiplexed events subscription unless told otherwise.
+    public static let defaultMaxJobsPerEventSocket = 256
     /// Time for a new connection's first request head unless told otherwise.
     public static let defaultHeaderTimeout: Duration = .seconds(10)
     /// Idle-connection and stalled-body timeout unless told otherwise.

@@ -31,6 +31,12 @@ struct EventSocket: Sendable {
             admitsUpgrade(uri: path, authorization: head.headerFields[.authorization])
         else { return .dontUpgrade }
         let uri = URI(path)
+        if Routes.isMultiplexedEvents(uri.path) {
+            let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store)
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await multiplexed.serve(uri: uri, inbound: inbound, outbound: outbound)
+            }
+        }
         return .upgrade([:]) { inbound, outbound, _ in
             try await serve(uri: uri, inbound: inbound, outbound: outbound)
         }
@@ -44,15 +50,23 @@ struct EventSocket: Sendable {
 
     /// Whether an upgrade request for `uri` would be accepted (route, token, job, subscriber room),
     /// judged from the request head before the upgrade starts; see `FirstRequestGate`.
+    /// The multiplexed route admits any authorized upgrade whose `jobs=` (if any) parses; its jobs are
+    /// judged one by one once it is open.
     func admitsUpgrade(uri: String, authorization: String?) -> Bool {
         let uri = URI(uri)
-        guard let jobId = Routes.eventsJobId(inPath: uri.path) else { return false }
+        let multiplexed = Routes.isMultiplexedEvents(uri.path)
+        let jobId = Routes.eventsJobId(inPath: uri.path)
+        guard multiplexed || jobId != nil else { return false }
         if let token = configuration.token.map(BearerToken.init) {
             let presented = BearerToken.presented(
                 authorization: authorization, path: uri.path, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
             guard let presented, token.matches(presented) else { return false }
         }
-        return admits(jobId: UUID(uuidString: String(jobId)))
+        if multiplexed {
+            guard configuration.faults.refuseUpgradeStatus == nil else { return false }
+            return uri.queryParameters.get(ProtocolNames.jobsQuery).map { JobCursor.list(fromQuery: $0) != nil } ?? true
+        }
+        return admits(jobId: jobId.flatMap { UUID(uuidString: String($0)) })
     }
 
     private func serve(uri: URI, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {

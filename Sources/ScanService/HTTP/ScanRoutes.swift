@@ -34,6 +34,7 @@ final class ScanRoutes: Sendable {
         router.get(RouterPath(Routes.Pattern.scan)) { _, context in try await self.status(context: context) }
         router.delete(RouterPath(Routes.Pattern.scan)) { _, context in try await self.cancel(context: context) }
         router.get(RouterPath(Routes.Pattern.events)) { request, context in try await self.eventsWithoutUpgrade(request, context: context) }
+        router.get(RouterPath(Routes.Pattern.multiplexedEvents)) { request, _ in try await self.multiplexedEventsWithoutUpgrade(request) }
         router.get(RouterPath(Routes.Pattern.limits)) { _, _ in try json(.ok, self.limits) }
         router.get(RouterPath(Routes.Pattern.health)) { _, _ in try await self.health() }
     }
@@ -42,7 +43,8 @@ final class ScanRoutes: Sendable {
         ServiceLimits(
             maxBytes: configuration.maxBytes, maxPixels: configuration.maxPixels,
             recommendedLongSide: configuration.recommendedLongSide,
-            heartbeatSeconds: configuration.heartbeatInterval.inSeconds, jobTTLSeconds: configuration.jobTTL.inSeconds)
+            heartbeatSeconds: configuration.heartbeatInterval.inSeconds, jobTTLSeconds: configuration.jobTTL.inSeconds,
+            maxJobsPerEventSocket: configuration.maxJobsPerEventSocket)
     }
 
     // MARK: PUT /v1/scans/{jobId}
@@ -203,6 +205,26 @@ final class ScanRoutes: Sendable {
             throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event sockets", retryable: true)
         case .available:
             break
+        }
+        throw ServiceError(
+            .upgradeRequired, .badRequest, "this route is a WebSocket or an event stream; send an upgrade request or Accept: \(EventStreamWire.mediaType)",
+            headers: [.upgrade: "websocket"])
+    }
+
+    /// The multiplexed events route reached without an upgrade: an event stream of the `jobs=` list
+    /// when asked for one, else why there was no upgrade.
+    private func multiplexedEventsWithoutUpgrade(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters.get(ProtocolNames.jobsQuery) ?? ""
+        guard let cursors = JobCursor.list(fromQuery: query) else {
+            throw ServiceError(.badRequest, .badRequest, "\(ProtocolNames.jobsQuery)= must list job ids, each optionally with :after (ID,ID:N,…)")
+        }
+        if EventStreamWire.accepts(request.headers[.accept]) {
+            return try await MultiplexedEventStream(configuration: configuration, store: store).response(for: cursors)
+        }
+        if let status = configuration.faults.refuseUpgradeStatus {
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
         }
         throw ServiceError(
             .upgradeRequired, .badRequest, "this route is a WebSocket or an event stream; send an upgrade request or Accept: \(EventStreamWire.mediaType)",

@@ -14,7 +14,9 @@ struct BatchCommand: AsyncParsableCommand {
             book of the folder (one row each), rebuilt from those results at the end. With --resume, photos whose
             result exists and whose content hash matches are skipped; a changed photo is rescanned. A failure is
             recorded and the batch goes on. Ctrl-C stops starting new jobs, records running ones as stopped,
-            writes what it has and prints the summary.
+            writes what it has and prints the summary. All jobs in flight are followed on one shared events WebSocket
+            (GET /v1/events, jobs added and removed as they start and end); each job still falls back on its own
+            (SSE, then polling) when that socket fails it.
 
             Exit codes: 0 all scanned (skips are fine), 2 some photos failed, 11 interrupted, 8 service
             unreachable, 64 bad command line.
@@ -26,6 +28,11 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: "Jobs at once (default: 4; with the embedded service, 2 per core).") var jobs: Int?
     @Option(help: "Where results go (default: DIR/.bookscan).") var out: String?
     @Flag(help: "Skip photos whose result exists for the same bytes.") var resume = false
+    @Flag(
+        help: ArgumentHelp(
+            "Follow each job on an events socket of its own instead of one shared socket for the whole batch.",
+            discussion: "For a proxy that mishandles multiplexed subscriptions; fallbacks work per job either way."))
+    var socketPerJob = false
     @OptionGroup var tracking: TrackingOptions
     @Flag(help: "Print a machine summary as JSON on stdout.") var json = false
     @Flag(help: "Print nothing but errors.") var quiet = false
@@ -54,7 +61,8 @@ struct BatchCommand: AsyncParsableCommand {
         let recorder = RunRecorder(tracking: settings, server: endpoint.embedded == nil ? endpoint.baseURL : nil)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
         let store = BatchResultStore(directory: outDirectory)
-        let batch = BatchRunner(runner: runner, store: store, display: display, parallel: parallel, resume: resume)
+        let batch = BatchRunner(
+            runner: runner, store: store, display: display, parallel: parallel, resume: resume, sharesEventSocket: !socketPerJob)
         let summary = await batch.run(found.photos, skipped: found.skipped, interrupt: interrupt)
         await runner.finish()
         await endpoint.stop()

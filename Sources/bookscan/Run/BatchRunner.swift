@@ -13,6 +13,8 @@ struct BatchRunner: Sendable {
     let display: ProgressDisplay
     let parallel: Int
     let resume: Bool
+    /// Whether jobs share one multiplexed events socket (when the server offers it).
+    let sharesEventSocket: Bool
 
     func run(_ photos: [FolderScanner.Found], skipped: [FolderScanner.Skipped], interrupt: InterruptSignal) async -> BatchSummary {
         let started = ContinuousClock.now
@@ -29,6 +31,7 @@ struct BatchRunner: Sendable {
             }
         }
         let limits = await runner.limits()
+        let shared = sharesEventSocket ? runner.sharedEventSocket(limits: limits) : nil
         let progress = NIOLockedValueBox(summary)
         let work = queue
         let queued = work.count
@@ -49,7 +52,8 @@ struct BatchRunner: Sendable {
                             try? store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stopped))
                         }
                         var report = await runner.scan(
-                            image: photo.path, slot: slot, limits: limits, interrupt: interrupt, printEvents: false, command: "batch")
+                            image: photo.path, slot: slot, limits: limits, interrupt: interrupt, printEvents: false, command: "batch",
+                            sharedSocket: shared)
                         if report.inputError == .notFound {
                             // It was there when the folder was listed: it vanished before its turn.
                             report.inputError = .vanished("deleted after the folder was listed, before its turn")
@@ -86,6 +90,7 @@ struct BatchRunner: Sendable {
                 running -= 1
             }
         }
+        await shared?.close()
         var final = progress.withLockedValue { $0 }
         final.wallSeconds = (ContinuousClock.now - started).inSeconds
         final.interrupted = interrupt.fired

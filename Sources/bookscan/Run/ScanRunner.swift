@@ -30,20 +30,39 @@ struct ScanRunner: Sendable {
     }
 
     /// A session in `mode`, its silence timeout adapted to the server's heartbeat.
-    func session(mode: TrackerMode, limits: ServiceLimits? = nil, ladderStart: StreamTransport = .websocket) -> ScanSession {
+    func session(
+        mode: TrackerMode, limits: ServiceLimits? = nil, ladderStart: StreamTransport = .websocket, sharedSocket: SharedEventSocket? = nil
+    ) -> ScanSession {
+        var tracker = ProgressTracker(
+            api: api, mode: mode, settings: settings(limits: limits), logger: logger, ladderStart: ladderStart,
+            eventStreamAvailable: limits.map { $0.eventStream == true } ?? true)
+        tracker.sharedSocket = sharedSocket
+        return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout)
+    }
+
+    /// The tracker settings, the silence timeout adapted to the server's heartbeat.
+    private func settings(limits: ServiceLimits?) -> TrackerSettings {
         var settings = tracking.trackerSettings
         if let heartbeat = limits?.heartbeatSeconds { settings = settings.adapted(toHeartbeat: heartbeat) }
-        let tracker = ProgressTracker(
-            api: api, mode: mode, settings: settings, logger: logger, ladderStart: ladderStart,
-            eventStreamAvailable: limits.map { $0.eventStream == true } ?? true)
-        return ScanSession(api: api, tracker: tracker, timeout: tracking.timeout)
+        return settings
+    }
+
+    /// One events socket for every job of a batch, when the server offers the multiplexed route and
+    /// the strategy uses a WebSocket at all; nil otherwise (each job then opens its own).
+    func sharedEventSocket(limits: ServiceLimits?) -> SharedEventSocket? {
+        guard limits?.maxJobsPerEventSocket != nil, tracking.strategy == .auto || tracking.strategy == .websocket else { return nil }
+        let settings = settings(limits: limits)
+        // A link is stale when it has been as quiet as a job's socket may be before it counts as dead.
+        return SharedEventSocket(api: api, staleAfter: settings.silenceTimeout, logger: logger)
     }
 
     /// The server's limits; nil (and defaults are used) when it cannot say.
     func limits() async -> ServiceLimits? { try? await api.limits() }
 
-    func scan(image: String, slot: Int, limits: ServiceLimits?, interrupt: InterruptSignal, printEvents: Bool, command: String = "scan")
-        async -> ScanReport
+    func scan(
+        image: String, slot: Int, limits: ServiceLimits?, interrupt: InterruptSignal, printEvents: Bool, command: String = "scan",
+        sharedSocket: SharedEventSocket? = nil
+    ) async -> ScanReport
     {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
@@ -60,7 +79,8 @@ struct ScanRunner: Sendable {
                 Self.forcedStop(image: image, since: started), command: command, adaptive: preference, display: screen)
         }
         let mode = preference == .polling ? .polling : tracking.strategy
-        let report = await session(mode: mode, limits: limits, ladderStart: preference == .eventStreamFirst ? .sse : .websocket).scan(
+        let ladderStart: StreamTransport = preference == .eventStreamFirst ? .sse : .websocket
+        let report = await session(mode: mode, limits: limits, ladderStart: ladderStart, sharedSocket: sharedSocket).scan(
             path: image, preparer: preparer, interrupts: { interrupt.stream() }, display: callbacks(slot: slot, image: image, printEvents: printEvents))
         // A second Ctrl-C may have recorded it already (the process is exiting).
         interrupt.finishing(forced) {
@@ -85,6 +105,16 @@ struct ScanRunner: Sendable {
         var report = ScanReport(image: image, outcome: .stopped, totalSeconds: (ContinuousClock.now - started).inSeconds)
         report.error = "stopped at once (a second Ctrl-C); the job may still be running"
         return report
+    }
+
+    /// How `--verbose` names a path.
+    static func name(of path: EventPath) -> String {
+        switch path {
+        case .websocket: "WebSocket"
+        case .sse: "Server-Sent Events"
+        case .polling: "polling"
+        case .upload: "the upload's answer"
+        }
     }
 
     /// Waits for the background probe in flight (its run's record is written when it ends).
@@ -129,7 +159,7 @@ struct ScanRunner: Sendable {
             },
             path: { path in
                 display.path(slot, path)
-                if verbose { display.message("\(image): progress now via \(path == .websocket ? "WebSocket" : "polling")") }
+                if verbose { display.message("\(image): progress now via \(Self.name(of: path))") }
             })
         return callbacks
     }

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ScanProtocol
+import ServiceLifecycle
+
+/// The multiplexed events route as Server-Sent Events (`GET /v1/events?jobs=ID,ID:N,…` with
+/// `Accept: text/event-stream`): the jobs of the query, fixed for the response, each announced by a
+/// `subscribed` (or `refused`) message and replayed after its own cursor; job events carry `id:
+/// ID:seq`; a `heartbeat` message each interval lists every job's latest seq. The response ends when
+/// every job has ended (terminal event or refusal). To change the set, a client opens a new stream
+/// with each job's last cursor (the WebSocket form adds and removes jobs on the open socket).
+struct MultiplexedEventStream: Sendable {
+    let configuration: ServiceConfiguration
+    let store: any JobStore
+
+    func response(for cursors: [JobCursor]) async throws -> Response {
+        if let status = configuration.faults.refuseUpgradeStatus {
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        guard !cursors.isEmpty else {
+            throw ServiceError(.badRequest, .badRequest, "an event stream needs its jobs: ?\(ProtocolNames.jobsQuery)=ID,ID:N,…")
+        }
+        guard cursors.count <= configuration.maxJobsPerEventSocket else {
+            throw ServiceError(
+                .tooManyRequests, .tooManyJobs, "\(cursors.count) jobs; one stream follows at most \(configuration.maxJobsPerEventSocket)",
+                retryable: false)
+        }
+        var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
+        if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
+        let configuration = self.configuration, store = self.store
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let set = SubscriptionSet(
+                    store: store, maxSubscribersPerJob: configuration.maxSubscribersPerJob, maxJobs: configuration.maxJobsPerEventSocket)
+                defer { set.close() }
+                try await withGracefulShutdownHandler {
+                    try await Self.stream(cursors, set: set, to: &writer, configuration: configuration)
+                } onGracefulShutdown: {
+                    set.close()
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    private static func stream(_ cursors: [JobCursor], set: SubscriptionSet, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration)
+        async throws
+    {
+        try await writer.write(ByteBuffer(string: EventStreamWire.opening))
+        await set.subscribe(cursors)
+        if configuration.faults.silentSockets {
+            for await _ in set.frames {}
+            return
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: configuration.heartbeatInterval)
+                if Task.isCancelled { return }
+                set.tick()
+            }
+        }
+        defer { ticker.cancel() }
+        var open = Set(cursors.map(\.jobId))
+        var eventsSent = 0
+        for await frame in set.frames {
+            switch frame {
+            case .event(let text, let jobId, let seq, let terminal):
+                let message = EventStreamWire.multiplexedMessage(
+                    type: EventStreamWire.eventType, cursor: JobCursor(jobId: jobId, after: seq), frameJSON: text)
+                try await writer.write(ByteBuffer(string: message))
+                eventsSent += 1
+                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter { throw EventStream.InjectedStreamDrop() }
+                if terminal { open.remove(jobId) }
+            case .subscribed(let text, _):
+                try await writer.write(
+                    ByteBuffer(string: EventStreamWire.multiplexedMessage(type: EventStreamWire.subscribedType, cursor: nil, frameJSON: text)))
+            case .refused(let text, let jobId):
+                try await writer.write(
+                    ByteBuffer(string: EventStreamWire.multiplexedMessage(type: EventStreamWire.refusedType, cursor: nil, frameJSON: text)))
+                open.remove(jobId)
+            case .heartbeat:
+                let jobs = set.latestSeqs
+                let heartbeat = Heartbeat(latestSeq: jobs.map(\.latestSeq).max() ?? 0, timestamp: Date(), jobs: jobs)
+                try await writer.write(
+                    ByteBuffer(
+                        string: EventStreamWire.multiplexedMessage(
+                            type: EventStreamWire.heartbeatType, cursor: nil, frameJSON: SubscriptionSet.text(.heartbeat(heartbeat)))))
+            }
+            if open.isEmpty { return }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import FaultProxy
+import Foundation
+import ScanClient
+import ScanProtocol
+import ScanService
+import Testing
+
+/// Several jobs followed at once on one shared events socket (what `bookscan batch` does): the real
+/// client, the real service, faults through the proxy or a server seam. Every job's whole delivered
+/// stream is checked, and each job falls back on its own.
+@Suite("One shared events socket for many jobs", .serialized)
+struct SharedEventSocketTests {
+    /// Scans `count` photos at once through `shared`; the reports and what each displayed, in photo order.
+    func scanAll(_ harness: ClientHarness, count: Int, seed: Int, shared: SharedEventSocket) async throws -> [(ScanReport, Observed)] {
+        let paths = try (0..<count).map { try TestImages.shelf(seed: seed + $0) }
+        return await withTaskGroup(of: (Int, ScanReport, Observed).self) { group in
+            for (i, path) in paths.enumerated() {
+                group.addTask {
+                    let (report, observed) = await harness.scan(path, sharedSocket: shared)
+                    return (i, report, observed)
+                }
+            }
+            var results: [(Int, ScanReport, Observed)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+        }
+    }
+
+    func expectSound(_ report: ScanReport, _ observed: Observed, everyEvent: Bool) {
+        expectSoundRun(report, observed, everyEvent: everyEvent)
+    }
+
+    @Test("four jobs at once: one upgrade for all of them, every job's whole stream over it, each classified websocket")
+    func oneSocketForAll() async throws {
+        let harness = try await ClientHarness.start(service: slowScans) { _ in .passThrough }
+        defer { Task { await harness.stop() } }
+        let shared = harness.sharedSocket()
+        let results = try await scanAll(harness, count: 4, seed: 40, shared: shared)
+        await shared.close()
+        for (report, observed) in results {
+            expectSound(report, observed, everyEvent: true)
+            #expect(report.strategy == .websocket && report.socketFailures == 0, "\(String(describing: report.strategy))")
+            #expect(observed.paths.dropFirst().allSatisfy { $0 == .websocket })
+        }
+        let upgrades = harness.proxy?.requests.filter { $0.0.isUpgrade } ?? []
+        #expect(upgrades.count == 1 && upgrades.first?.0.path == Routes.multiplexedEvents, "\(upgrades.map(\.0.path))")
+        #expect(await shared.linksOpened == 1)
+        // No job opened an event stream of its own.
+        #expect(harness.proxy?.requests.contains { !$0.0.isUpgrade && $0.0.path.contains("/events") } == false)
+    }
+
+    @Test("the shared socket dropped by the server every few events: every job resumes after its own seq on a new one; nothing lost or repeated")
+    func droppedSharedSocket() async throws {
+        let service = ServiceConfiguration().injecting(FaultSeams(dropSocketAfterEvents: 6, scanStepDelay: .milliseconds(15)))
+        let harness = try await ClientHarness.start(service: service) { _ in .passThrough }
+        defer { Task { await harness.stop() } }
+        let shared = harness.sharedSocket()
+        let results = try await scanAll(harness, count: 3, seed: 50, shared: shared)
+        await shared.close()
+        for (report, observed) in results {
+            expectSound(report, observed, everyEvent: false)
+            #expect(report.socketFailures >= 1 || report.strategy == .websocket)
+        }
+        #expect(await shared.linksOpened >= 2, "the link was reopened after it dropped")
+        #expect(results.contains { $0.0.socketFailures >= 1 })
+    }
+
+    @Test("a proxy that refuses every upgrade: the shared socket is refused, and each job falls back to SSE on its own")
+    func blockedUpgrades() async throws {
+        let harness = try await ClientHarness.start(service: slowScans) { _ in .blockUpgrade }
+        defer { Task { await harness.stop() } }
+        let shared = harness.sharedSocket()
+        let results = try await scanAll(harness, count: 3, seed: 60, shared: shared)
+        await shared.close()
+        for (report, observed) in results {
+            expectSound(report, observed, everyEvent: true)
+            #expect(report.strategy == .sse, "\(String(describing: report.strategy))")
+            #expect(report.fallbackFrom == .websocket && report.fallbackReason == .refused)
+            #expect(report.polls == 0)
+        }
+        #expect(await shared.linksOpened == 0)
+    }
+
+    @Test("the shared socket goes silent mid-scan (a proxy stops forwarding it): each job detects the silence itself and finishes by another path or a new socket")
+    func silentSharedSocket() async throws {
+        let harness = try await ClientHarness.start(service: slowScans) { request in
+            request.isUpgrade && request.ordinal == 1 ? .swallowAfterEvents(8) : .passThrough
+        }
+        defer { Task { await harness.stop() } }
+        let shared = harness.sharedSocket()
+        let results = try await scanAll(harness, count: 3, seed: 70, shared: shared)
+        await shared.close()
+        for (report, observed) in results {
+            expectSound(report, observed, everyEvent: false)
+        }
+        #expect(results.contains { $0.0.fallbackReason == .silent || $0.0.socketFailures >= 1 })
+        #expect(await shared.connectAttempts >= 2 || results.allSatisfy { $0.0.strategy != .websocket })
+    }
+}
