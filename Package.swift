@@ -25,6 +25,7 @@ extension Target.Dependency {
     static let nioSSL: Self = .product(name: "NIOSSL", package: "swift-nio-ssl")
     static let wsClient: Self = .product(name: "WSClient", package: "swift-websocket")
     static let unixSignals: Self = .product(name: "UnixSignals", package: "swift-service-lifecycle")
+    static let postgres: Self = .product(name: "PostgresNIO", package: "postgres-nio")
 }
 
 let package = Package(
@@ -48,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
     ],
     targets: [
         // C libraries and the tiny shims that make them safe to call from Swift (setjmp, variadics).
@@ -83,6 +85,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .postgres,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -199,6 +202,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["BookscanTestSupport", "ScanService", .logging], swiftSettings: swiftSettings),
         .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests",

@@ -1,0 +1,198 @@
+import BookscanBase
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import ScanProtocol
+
+/// The job store's rows in PostgreSQL: jobs, their ordered events (the source of truth for
+/// replay) and uploaded images. Every state change and its event are written in one transaction,
+/// and each commit notifies `bookscan_events` with `job:seq` (a latency hint only: readers catch up
+/// from the events table by seq).
+struct JobTable: Sendable {
+    let client: PostgresClient
+    let ttl: Duration
+    let logger: Logger
+
+    /// The NOTIFY channel of new events; the payload is `jobId:seq`.
+    static let eventsChannel = "bookscan_events"
+
+    init(client: PostgresClient, ttl: Duration, logger: Logger) {
+        self.client = client
+        self.ttl = ttl
+        self.logger = logger
+    }
+
+    /// Creates and queues a job with its first event, or returns the existing one (same digest) or a
+    /// conflict, in one transaction; two instances admitting the same id at once make one job (the
+    /// loser of the primary key finds the winner's row). `queueCapacity` bounds queued jobs.
+    func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date, queueCapacity: Int) async throws -> Admission {
+        let logger = self.logger, ttl = self.ttl
+        return try await client.withTransaction(logger: logger) { connection in
+            let queued = try await connection.query("SELECT count(*) FROM bookscan_jobs WHERE state = 'queued'", logger: logger)
+                .decode(Int.self).first { _ in true } ?? 0
+            let event = JobEvent(jobId: id, seq: seqAfter + 1, state: .queued, stage: .queued, fraction: 0, timestamp: now)
+            let inserted = try await connection.query(
+                """
+                INSERT INTO bookscan_jobs (id, digest, state, stage, fraction, latest_seq, image_bytes, created_at, updated_at)
+                SELECT \(id), \(ByteBuffer(bytes: digest)), 'queued', 'queued', 0, \(event.seq), \(image.count), \(now), \(now)
+                WHERE \(queued) < \(queueCapacity)
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """, logger: logger
+            ).decode(UUID.self).first { _ in true }
+            if inserted != nil {
+                try await connection.execute("INSERT INTO bookscan_images (job_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: image)))", logger: logger)
+                try await Self.insert(event, on: connection, logger: logger)
+                return .created(try await Self.snapshot(id, on: connection, ttl: ttl, now: now, logger: logger) ?? Self.fallback(event, bytes: image.count, ttl: ttl))
+            }
+            if let existing = try await Self.admission(id, digest: digest, on: connection, ttl: ttl, now: now, logger: logger) { return existing }
+            return .queueFull
+        }
+    }
+
+    /// The existing job under `id` compared with an upload's digest; nil when unknown or expired.
+    func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission? {
+        let logger = self.logger, ttl = self.ttl
+        return try await client.withConnection { connection in
+            try await Self.admission(id, digest: digest, on: connection, ttl: ttl, now: now, logger: logger)
+        }
+    }
+
+    /// The job as `GET /v1/scans/{jobId}` shows it; nil when unknown or expired.
+    func snapshot(_ id: UUID, now: Date) async throws -> JobSnapshot? {
+        let logger = self.logger, ttl = self.ttl
+        return try await client.withConnection { connection in try await Self.snapshot(id, on: connection, ttl: ttl, now: now, logger: logger) }
+    }
+
+    /// Appends the next event of a job (seq = latest + 1) and moves the job with it, in one
+    /// transaction; the fraction never goes below the job's. Nothing is written after a terminal
+    /// event. Returns the event written, or nil.
+    func append(
+        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult? = nil, error: ErrorBody? = nil
+    ) async throws -> JobEvent? {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "SELECT state, latest_seq, fraction FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
+            ).decode((String, Int, Double).self)
+            guard let (current, latest, shown) = try await rows.first(where: { _ in true }), let currentState = JobState(rawValue: current),
+                !currentState.isTerminal
+            else { return nil }
+            let clamped = state == .succeeded ? 1 : max(shown, min(1, max(0, fraction)))
+            let event = JobEvent(
+                jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
+            try await Self.insert(event, on: connection, logger: logger)
+            let resultText = try result.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
+            let errorText = try error.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
+            let terminal = state.isTerminal
+            try await connection.execute(
+                """
+                UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
+                    updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
+                    result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
+                    lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
+                WHERE id = \(id)
+                """, logger: logger
+            )
+            if terminal { try await connection.execute("DELETE FROM bookscan_images WHERE job_id = \(id)", logger: logger) }
+            return event
+        }
+    }
+
+    /// The encoded event frames of a job after `after`, in seq order (at most `limit`).
+    func frames(_ id: UUID, after: Int, limit: Int = 10_000) async throws -> [(seq: Int, frame: String)] {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            var frames: [(Int, String)] = []
+            let rows = try await connection.query(
+                "SELECT seq, payload FROM bookscan_events WHERE job_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)", logger: logger)
+            for try await (seq, payload) in rows.decode((Int, String).self) { frames.append((seq, payload)) }
+            return frames
+        }
+    }
+
+    /// Jobs per state (expired ones excluded), for `/healthz`.
+    func countByState(now: Date) async throws -> [JobState: Int] {
+        let logger = self.logger, cutoff = now.addingTimeInterval(-ttl.inSeconds)
+        return try await client.withConnection { connection in
+            var counts: [JobState: Int] = [:]
+            let rows = try await connection.query(
+                "SELECT state, count(*) FROM bookscan_jobs WHERE finished_at IS NULL OR finished_at > \(cutoff) GROUP BY state", logger: logger)
+            for try await (state, count) in rows.decode((String, Int).self) {
+                if let state = JobState(rawValue: state) { counts[state] = count }
+            }
+            return counts
+        }
+    }
+
+    /// Deletes jobs (their events and images with them) whose TTL has passed, `batch` at a time, by
+    /// whichever instance holds the reaper lock (the others return 0 at once); returns how many.
+    func sweep(now: Date, batch: Int = 500) async throws -> Int {
+        let logger = self.logger, cutoff = now.addingTimeInterval(-ttl.inSeconds)
+        return try await client.withTransaction(logger: logger) { connection in
+            let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(Self.reaperLock))", logger: logger)
+                .decode(Bool.self).first { _ in true } ?? false
+            guard locked else { return 0 }
+            var removed = 0
+            while true {
+                let deleted = try await connection.query(
+                    """
+                    DELETE FROM bookscan_jobs WHERE id IN (
+                        SELECT id FROM bookscan_jobs WHERE finished_at IS NOT NULL AND finished_at <= \(cutoff) LIMIT \(batch))
+                    RETURNING id
+                    """, logger: logger
+                ).decode(UUID.self).reduce(0) { count, _ in count + 1 }
+                removed += deleted
+                if deleted < batch { return removed }
+            }
+        }
+    }
+
+    /// The advisory lock key of the TTL reaper ("bookscan reaper").
+    static let reaperLock: Int = 0x626F_6F6B_7265_6170
+
+    // MARK: on one connection
+
+    static func insert(_ event: JobEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let frame = String(decoding: try WireCoding.encode(ServerMessage.event(event)), as: UTF8.self)
+        try await connection.execute(
+            "INSERT INTO bookscan_events (job_id, seq, payload) VALUES (\(event.jobId), \(event.seq), \(frame))", logger: logger
+        )
+        let note = "\(event.jobId.uuidString.lowercased()):\(event.seq)"
+        try await connection.execute("SELECT pg_notify(\(eventsChannel), \(note))", logger: logger)
+    }
+
+    static func admission(_ id: UUID, digest: [UInt8], on connection: PostgresConnection, ttl: Duration, now: Date, logger: Logger) async throws
+        -> Admission?
+    {
+        guard let snapshot = try await snapshot(id, on: connection, ttl: ttl, now: now, logger: logger) else { return nil }
+        let stored = try await connection.query("SELECT digest FROM bookscan_jobs WHERE id = \(id)", logger: logger)
+            .decode(ByteBuffer.self).first { _ in true }
+        return stored.map { Array($0.readableBytesView) } == digest ? .existing(snapshot) : .conflict
+    }
+
+    static func snapshot(_ id: UUID, on connection: PostgresConnection, ttl: Duration, now: Date, logger: Logger) async throws -> JobSnapshot? {
+        let rows = try await connection.query(
+            """
+            SELECT state, stage, fraction, latest_seq, created_at, updated_at, started_at, finished_at, image_bytes, result, error
+            FROM bookscan_jobs WHERE id = \(id)
+            """, logger: logger
+        ).decode((String, String, Double, Int, Date, Date, Date?, Date?, Int, String?, String?).self)
+        guard let row = try await rows.first(where: { _ in true }) else { return nil }
+        let (state, stage, fraction, seq, created, updated, started, finished, bytes, result, error) = row
+        if let finished, now.timeIntervalSince(finished) >= ttl.inSeconds { return nil }
+        return JobSnapshot(
+            jobId: id, state: JobState(rawValue: state) ?? .failed, stage: ScanStage(rawValue: stage) ?? .done, fraction: fraction, seq: seq,
+            createdAt: created, updatedAt: updated, startedAt: started, finishedAt: finished,
+            expiresAt: (finished ?? now).addingTimeInterval(ttl.inSeconds), imageBytes: bytes,
+            result: result.flatMap { try? WireCoding.decode(ScanResult.self, from: Data($0.utf8)) },
+            error: error.flatMap { try? WireCoding.decode(ErrorBody.self, from: Data($0.utf8)) }, links: JobLinks(jobId: id))
+    }
+
+    static func fallback(_ event: JobEvent, bytes: Int, ttl: Duration) -> JobSnapshot {
+        JobSnapshot(
+            jobId: event.jobId, state: event.state, stage: event.stage, fraction: event.fraction, seq: event.seq, createdAt: event.timestamp,
+            updatedAt: event.timestamp, startedAt: nil, finishedAt: nil, expiresAt: event.timestamp.addingTimeInterval(ttl.inSeconds),
+            imageBytes: bytes, result: nil, error: nil, links: JobLinks(jobId: event.jobId))
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// A throw-away PostgreSQL cluster for one test: `initdb` into a temporary directory, `pg_ctl start`
+/// listening on a Unix socket in that directory only (no TCP), `fsync=off`; `stop()` shuts it down
+/// and removes it. As root (CI), the cluster belongs to the `postgres` user (`initdb` refuses root)
+/// and its commands run through `runuser`. About 1.5 s to start.
+public final class PostgresCluster: Sendable {
+    /// The cluster's directory; its socket lives here too.
+    public let directory: String
+    /// The port in the socket's name (`.s.PGSQL.PORT`); nothing listens on TCP.
+    public let port: Int
+    private let binaries: String
+    private let runAs: String?
+
+    /// The superuser and database every cluster has.
+    public static let user = "postgres"
+    public static let database = "postgres"
+
+    /// Where Debian's PostgreSQL programs are (`/usr/lib/postgresql/N/bin`, newest first); nil when
+    /// PostgreSQL is not installed.
+    public static var binaries: String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
+        return versions.map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+    }
+
+    /// Why a test that needs PostgreSQL cannot run here (nil: it can). Under `CI=true` the caller
+    /// fails instead of skipping.
+    public static var unavailableReason: String? {
+        binaries == nil ? "PostgreSQL is not installed (apt-get install postgresql, or run scripts/bootstrap); skipping" : nil
+    }
+
+    /// A cluster failed to start: what its command printed.
+    public struct StartFailed: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// Creates and starts a cluster.
+    public init(port: Int = 5432) throws {
+        guard let binaries = Self.binaries else { throw StartFailed(description: Self.unavailableReason ?? "no PostgreSQL") }
+        self.binaries = binaries
+        self.port = port
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-pg-\(UUID().uuidString.prefix(8))").path
+        directory = base
+        runAs = getuid() == 0 ? "postgres" : nil
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        if runAs != nil {
+            try run("/bin/chown", ["postgres:postgres", base], asOwner: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: base)
+        }
+        try run(binaries + "/initdb", ["-D", base + "/data", "-A", "trust", "-U", Self.user, "--no-sync", "-E", "UTF8"])
+        try run(
+            binaries + "/pg_ctl",
+            ["-D", base + "/data", "-w", "-l", base + "/server.log", "-o", "-c listen_addresses='' -k \(base) -p \(port) -c fsync=off", "start"])
+    }
+
+    /// `postgres://postgres@localhost:PORT/DB?host=DIR`: the URL of one of the cluster's databases over its socket.
+    public func url(database: String = PostgresCluster.database) -> String {
+        "postgres://\(Self.user)@localhost:\(port)/\(database)?host=\(directory)"
+    }
+
+    /// The URL of the cluster's default database.
+    public var url: String { url() }
+
+    /// Creates an empty database of its own (cheap, unlike a cluster).
+    public func freshDatabase() throws -> TestDatabase {
+        let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try psql("CREATE DATABASE \(name)")
+        return TestDatabase(cluster: self, name: name)
+    }
+
+    /// One cluster for the whole test process, started on first use and stopped when the process
+    /// exits; tests take a fresh database each (`freshDatabase()`), so they stay independent
+    /// without paying for an `initdb` each. Throws when PostgreSQL is missing or does not start.
+    public static func shared() throws -> PostgresCluster {
+        try sharedCluster.withLock { cluster in
+            if let cluster { return cluster }
+            let started = try PostgresCluster()
+            cluster = started
+            atexit { PostgresCluster.stopShared() }
+            return started
+        }
+    }
+
+    private static let sharedCluster = Mutex<PostgresCluster?>(nil)
+
+    private static func stopShared() {
+        sharedCluster.withLock { cluster in
+            cluster?.stop()
+            cluster = nil
+        }
+    }
+
+    /// Stops the cluster at once (`-m immediate`: nothing to keep) and removes its directory.
+    public func stop() {
+        _ = try? run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "immediate", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Stops the server but keeps its data (`-m fast`), for tests that take the database away.
+    public func pause() throws { try run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"]) }
+
+    /// Starts a paused server again.
+    public func resume() throws {
+        try run(
+            binaries + "/pg_ctl",
+            ["-D", directory + "/data", "-w", "-l", directory + "/server.log", "-o", "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=off", "start"])
+    }
+
+    /// Runs `psql -c SQL` against the cluster; its output.
+    @discardableResult
+    public func psql(_ sql: String, database: String = PostgresCluster.database) throws -> String {
+        try run(binaries + "/psql", ["-h", directory, "-p", "\(port)", "-U", Self.user, "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
+    /// Runs a command to its end through `system(3)`, output in a file. Not Foundation's `Process`:
+    /// on Linux it learns that a child ended from a descriptor the child inherits, and the server
+    /// `pg_ctl start` leaves running inherits it too, so `waitUntilExit` would never return.
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String], asOwner: Bool = true) throws -> String {
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-pg-out-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        var words = [program] + arguments
+        if asOwner, let runAs { words = ["/usr/sbin/runuser", "-u", runAs, "--"] + words }
+        let command = words.map(Self.quoted).joined(separator: " ") + " </dev/null >\(Self.quoted(capture)) 2>&1"
+        let status = system(command)
+        let text = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw StartFailed(description: "\((program as NSString).lastPathComponent) exited \(status): \(text.suffix(600))")
+        }
+        return text
+    }
+
+    /// `text` as one shell word.
+    private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+/// One database of a test cluster.
+public struct TestDatabase: Sendable {
+    public let cluster: PostgresCluster
+    public let name: String
+
+    /// Its URL over the cluster's socket.
+    public var url: String { cluster.url(database: name) }
+
+    /// Runs `psql -c SQL` in this database; its output (rows `|`-separated, one a line).
+    @discardableResult
+    public func psql(_ sql: String) throws -> String { try cluster.psql(sql, database: name) }
+}
