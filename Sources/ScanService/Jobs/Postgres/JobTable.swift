@@ -67,36 +67,48 @@ struct JobTable: Sendable {
     /// Appends the next event of a job (seq = latest + 1) and moves the job with it, in one
     /// transaction; the fraction never goes below the job's. Nothing is written after a terminal
     /// event. Returns the event written, or nil.
+    /// `owner`: the instance whose worker writes; when given, nothing is written unless it still holds the job's lease.
     func append(
-        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult? = nil, error: ErrorBody? = nil
+        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult? = nil, error: ErrorBody? = nil,
+        owner: String? = nil
     ) async throws -> JobEvent? {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                "SELECT state, latest_seq, fraction FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
-            ).decode((String, Int, Double).self)
-            guard let (current, latest, shown) = try await rows.first(where: { _ in true }), let currentState = JobState(rawValue: current),
-                !currentState.isTerminal
-            else { return nil }
-            let clamped = state == .succeeded ? 1 : max(shown, min(1, max(0, fraction)))
-            let event = JobEvent(
-                jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
-            try await Self.insert(event, on: connection, logger: logger)
-            let resultText = try result.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
-            let errorText = try error.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
-            let terminal = state.isTerminal
-            try await connection.execute(
-                """
-                UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
-                    updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
-                    result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
-                    lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
-                WHERE id = \(id)
-                """, logger: logger
-            )
-            if terminal { try await connection.execute("DELETE FROM bookscan_images WHERE job_id = \(id)", logger: logger) }
-            return event
+            try await Self.append(
+                id, state: state, stage: stage, fraction: fraction, now: now, result: result, error: error, owner: owner, on: connection,
+                logger: logger)
         }
+    }
+
+    /// `append` inside a transaction the caller holds.
+    static func append(
+        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?, owner: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> JobEvent? {
+        let rows = try await connection.query(
+            "SELECT state, latest_seq, fraction, lease_owner FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
+        ).decode((String, Int, Double, String?).self)
+        guard let (current, latest, shown, holder) = try await rows.first(where: { _ in true }), let currentState = JobState(rawValue: current),
+            !currentState.isTerminal, owner == nil || holder == owner
+        else { return nil }
+        let clamped = state == .succeeded ? 1 : max(shown, min(1, max(0, fraction)))
+        let event = JobEvent(
+            jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
+        try await insert(event, on: connection, logger: logger)
+        let resultText = try result.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
+        let errorText = try error.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
+        let terminal = state.isTerminal
+        try await connection.execute(
+            """
+            UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
+                updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
+                result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
+                lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
+            WHERE id = \(id)
+            """, logger: logger
+        )
+        if terminal { try await connection.execute("DELETE FROM bookscan_images WHERE job_id = \(id)", logger: logger) }
+        return event
     }
 
     /// The encoded event frames of a job after `after`, in seq order (at most `limit`).
