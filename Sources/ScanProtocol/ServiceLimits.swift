@@ -49,11 +49,18 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     public var scansStarted: Int
     /// The OCR engine reading titles; nil when the service only finds boxes.
     public var ocr: OCREngineStatus?
+    /// Where jobs live: `memory` (this process) or `postgres` (shared by every instance on the database).
+    public var store: String?
+    /// This instance's name (in leases and logs); set with the shared store.
+    public var instance: String?
 
     public init(
-        status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int, ocr: OCREngineStatus? = nil
+        status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int, ocr: OCREngineStatus? = nil,
+        store: String? = nil, instance: String? = nil
     ) {
         self.ocr = ocr
+        self.store = store
+        self.instance = instance
         self.status = status
         self.version = version
         self.jobsQueued = jobsQueued

@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
+import PostgresNIO
 import ScanEngine
 import ServiceLifecycle
 import UnixSignals
@@ -35,7 +36,7 @@ public struct ScanServer: Sendable {
         // Loading the OCR language data takes a while: on a thread of its own, never on the cooperative pool.
         let configuration = self.configuration
         let reading = try await NIOThreadPool.singleton.runIfActive { try OCRStartup(configuration) }
-        let store: any JobStore = MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity)
+        let (store, storeServices) = try await Self.makeStore(configuration, logger: logger)
         let metrics = ServiceMetrics()
         let routes = ScanRoutes(
             configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
@@ -63,10 +64,25 @@ public struct ScanServer: Sendable {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bookscan"),
-            services: [WorkerService(workers: workers), housekeeping],
+            services: storeServices + [WorkerService(workers: workers), housekeeping],
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
         return ServiceGroup(
             configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: shutdownSignals, logger: logger))
+    }
+
+    /// The job store: in memory, or the shared PostgreSQL store (migrated first unless told not to)
+    /// with the services it needs running (the connection pool, the notification listener).
+    private static func makeStore(_ configuration: ServiceConfiguration, logger: Logger) async throws -> (any JobStore, [any Service]) {
+        guard let database = configuration.database else {
+            return (MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity), [])
+        }
+        if database.migrate { _ = try await DatabaseSchema.migrate(database.url, logger: logger) }
+        let connector = DatabaseConnector(url: database.url)
+        let client = PostgresClient(configuration: connector.clientConfiguration, backgroundLogger: logger)
+        let store = PostgresJobStore(
+            client: client, connector: connector, settings: database, ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity,
+            logger: logger)
+        return (store, [client, EventFeedService(feed: store.feed, tick: configuration.heartbeatInterval)])
     }
 }

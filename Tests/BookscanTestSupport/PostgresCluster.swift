@@ -84,6 +84,17 @@ public final class PostgresCluster: Sendable {
         }
     }
 
+    /// A fresh database on the shared cluster for a test, or nil when PostgreSQL is not installed
+    /// (the test is skipped with one line). Under `CI=true` a missing PostgreSQL throws: CI fails.
+    public static func testDatabase() throws -> TestDatabase? {
+        if let reason = unavailableReason {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw StartFailed(description: "CI=true: " + reason) }
+            print("bookscan tests: \(reason)")
+            return nil
+        }
+        return try shared().freshDatabase()
+    }
+
     private static let sharedCluster = Mutex<PostgresCluster?>(nil)
 
     private static func stopShared() {

@@ -8,16 +8,8 @@ import Testing
 /// Skipped with one line when PostgreSQL is not installed; under `CI=true` that fails the run.
 @Suite("PostgreSQL schema migrations", .serialized)
 struct SchemaMigrationTests {
-    /// A fresh, empty database on the test process's cluster, or nil (the test is skipped) when
-    /// PostgreSQL is missing outside CI.
-    static func database() throws -> TestDatabase? {
-        if let reason = PostgresCluster.unavailableReason {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw PostgresCluster.StartFailed(description: "CI=true: " + reason) }
-            print("PostgresStoreTests: \(reason)")
-            return nil
-        }
-        return try PostgresCluster.shared().freshDatabase()
-    }
+    /// A fresh, empty database, or nil (skipped) when PostgreSQL is missing outside CI.
+    static func database() throws -> TestDatabase? { try PostgresCluster.testDatabase() }
 
     @Test("an empty database gets every migration once, recorded with its name; a second run applies nothing")
     func fromEmpty() async throws {

@@ -51,6 +51,8 @@ public struct ServiceConfiguration: Sendable {
     package var faults = FaultSeams()
     /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
     public var ocr: OCRSettings?
+    /// The shared PostgreSQL job store (several instances on one database); nil: jobs in this process's memory.
+    public var database: DatabaseSettings?
 
     public init(
         host: String = "127.0.0.1",

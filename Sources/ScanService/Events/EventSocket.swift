@@ -31,6 +31,12 @@ struct EventSocket: Sendable {
             admitsUpgrade(uri: path, authorization: head.headerFields[.authorization])
         else { return .dontUpgrade }
         let uri = URI(path)
+        // The gate judged from what this instance knows; a shared store is asked for certain here.
+        if let text = Routes.eventsJobId(inPath: uri.path), let id = UUID(uuidString: String(text)),
+            (try? await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob)) != .available
+        {
+            return .dontUpgrade
+        }
         if Routes.isMultiplexedEvents(uri.path) {
             let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store)
             return .upgrade([:]) { inbound, outbound, _ in

@@ -22,7 +22,7 @@ struct EventStream: Sendable {
                 HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
                 headers: status == 503 ? [.retryAfter: "1"] : [:])
         }
-        switch store.subscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
+        switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
         case .unknownJob: throw ServiceError.notFound(id.uuidString.lowercased())
         case .full(let subscribers):
             throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event streams", retryable: true)

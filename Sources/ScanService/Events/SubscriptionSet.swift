@@ -67,7 +67,7 @@ final class SubscriptionSet: Sendable {
             refuse(id, status: 429, ErrorBody(code: .tooManyJobs, message: "this subscription already follows \(maxJobs) jobs", retryable: true))
             return
         }
-        switch store.subscriberRoom(id, limit: maxSubscribersPerJob) {
+        switch (try? await store.checkedSubscriberRoom(id, limit: maxSubscribersPerJob)) ?? .unknownJob {
         case .unknownJob:
             refuse(id, status: 404, ErrorBody(code: .notFound, message: "no job \(id.uuidString.lowercased())", retryable: false))
             return

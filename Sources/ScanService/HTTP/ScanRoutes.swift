@@ -198,7 +198,7 @@ final class ScanRoutes: Sendable {
                 HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
                 headers: status == 503 ? [.retryAfter: "1"] : [:])
         }
-        switch store.subscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
+        switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
         case .unknownJob:
             throw ServiceError.notFound(id.uuidString.lowercased())
         case .full(let subscribers):
@@ -237,7 +237,8 @@ final class ScanRoutes: Sendable {
             .ok,
             HealthStatus(
                 status: "ok", version: version, jobsQueued: counts[.queued, default: 0], jobsRunning: counts[.running, default: 0],
-                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed), ocr: ocr))
+                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed), ocr: ocr,
+                store: configuration.database == nil ? "memory" : "postgres", instance: configuration.database?.instance))
     }
 
     // MARK: helpers

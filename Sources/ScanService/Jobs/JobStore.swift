@@ -27,6 +27,9 @@ protocol JobStore: Sendable {
     /// Whether one more events subscriber would be admitted for `id`. Called from the connection
     /// gate before an upgrade, so it must answer without waiting.
     func subscriberRoom(_ id: UUID, limit: Int) -> SubscriberRoom
+    /// The same question answered for certain (a shared store asks its database: the job may have
+    /// been uploaded to another instance, or not yet at all).
+    func checkedSubscriberRoom(_ id: UUID, limit: Int) async throws -> SubscriberRoom
     /// Replays the events after `after` into a new subscription, then streams live ones; nil when
     /// the job is unknown or already has `limit` subscribers (a finished job always admits).
     func subscribe(_ id: UUID, after: Int, limit: Int) async throws -> JobSubscription?
@@ -76,6 +79,9 @@ protocol RunningJob: Sendable {
     var id: UUID { get }
     /// Whether someone asked the job to stop.
     var isCancelRequested: Bool { get }
+    /// The service is shutting down mid-scan: the in-memory job fails (retryable); a shared store's
+    /// job is given back so another instance runs it.
+    func abandon() async
     /// Appends an event (ignored after a terminal one); the fraction is clamped so it never goes backwards.
     func appendEvent(state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?) -> Bool
 }

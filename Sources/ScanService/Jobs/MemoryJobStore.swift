@@ -50,6 +50,8 @@ final class MemoryJobStore: JobStore {
         return job.jobState.isTerminal || subscribers < limit ? .available : .full(subscribers: subscribers)
     }
 
+    func checkedSubscriberRoom(_ id: UUID, limit: Int) -> SubscriberRoom { subscriberRoom(id, limit: limit) }
+
     func subscribe(_ id: UUID, after: Int, limit: Int) -> JobSubscription? {
         guard let job = job(id, now: Date()) else { return nil }
         let (frames, continuation) = AsyncStream<OutgoingFrame>.makeStream()

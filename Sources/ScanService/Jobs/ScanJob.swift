@@ -98,6 +98,12 @@ final class ScanJob: RunningJob {
         }
     }
 
+    func abandon() async {
+        publish(
+            state: .failed, stage: .done, fraction: 0, now: Date(),
+            error: ErrorBody(code: .internal, message: "the service is shutting down", retryable: true))
+    }
+
     /// Asks the job to stop. A queued job is canceled at once; a running one at its next step.
     /// Returns true when the job was canceled here (it was still queued).
     func requestCancel(now: Date) -> Bool {

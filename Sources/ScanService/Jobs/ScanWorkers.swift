@@ -58,9 +58,7 @@ struct ScanWorkers: Sendable {
             }
             finish(job, outcome)
         } catch {
-            job.publish(
-                state: .failed, stage: .done, fraction: 0, now: Date(),
-                error: ErrorBody(code: .internal, message: "the service is shutting down", retryable: true))
+            await job.abandon()
         }
     }
 

@@ -43,6 +43,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
     @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
+    @Option(
+        help: ArgumentHelp(
+            "Share jobs with every instance on this PostgreSQL database (postgres://USER@HOST:PORT/DB; default: $BOOKSCAN_DATABASE_URL).",
+            discussion: "The password comes from the URL, $PGPASSWORD or --database-password-file; it is never logged."))
+    var database: String?
+    @Option(name: .customLong("database-password-file"), help: "A file holding the database password.") var databasePasswordFile: String?
+    @Flag(name: .customLong("migrate-only"), help: "Apply the database migrations, then exit.") var migrateOnly = false
+    @Option(help: "This instance's name in leases and /healthz (default: host-pid).") var instance: String?
+    @Option(name: .customLong("max-attempts"), help: "Runs of one job before it fails, when the instances running it keep dying.")
+    var maxAttempts = DatabaseSettings.defaultMaxAttempts
+    @Option(help: "How long a claimed job stays this instance's without renewal (e.g. 10s).") var lease = CommandDuration(DatabaseSettings.defaultLease)
     @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: CommandDuration?
 
     func validate() throws {
@@ -54,7 +65,41 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout.duration > .zero, idleTimeout.duration > .zero else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
     }
 
+    /// The shared-store settings from the flags and environment; nil without a database.
+    func databaseSettings() throws -> DatabaseSettings? {
+        guard let text = database ?? ProcessInfo.processInfo.environment["BOOKSCAN_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            if migrateOnly { throw ValidationError("--migrate-only needs --database (or BOOKSCAN_DATABASE_URL)") }
+            return nil
+        }
+        var url: DatabaseURL
+        do {
+            url = try DatabaseURL(text)
+        } catch {
+            throw ValidationError("--database: \(error.description)")
+        }
+        if url.password == nil, let databasePasswordFile {
+            guard let secret = try? String(contentsOfFile: databasePasswordFile, encoding: .utf8) else {
+                throw ValidationError("--database-password-file: cannot read \(databasePasswordFile)")
+            }
+            url.password = secret.trimmingCharacters(in: .newlines)
+        }
+        guard maxAttempts >= 1, lease.duration > .zero else { throw ValidationError("--max-attempts and --lease must be positive") }
+        return DatabaseSettings(url: url, instance: instance, lease: lease.duration, maxAttempts: maxAttempts)
+    }
+
     func run() async throws {
+        let database = try databaseSettings()
+        if migrateOnly, let database {
+            do {
+                let applied = try await DatabaseSchema.migrate(database.url, logger: Logger(label: "bookscan.serve"))
+                let note = applied.isEmpty ? "already at version \(DatabaseSchema.latestVersion)" : "applied \(applied.map(String.init).joined(separator: ", "))"
+                FileHandle.standardError.write(Data("bookscan serve: database \(database.url): \(note)\n".utf8))
+                return
+            } catch {
+                FileHandle.standardError.write(Data("bookscan serve: database \(database.url): \(String(describing: error).prefix(300))\n".utf8))
+                throw ExitCode(ExitStatus.unreachable.rawValue)
+            }
+        }
         let token = self.token ?? ProcessInfo.processInfo.environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if token == nil && !Self.isLoopback(host) && !allowUnauthenticated {
             throw ValidationError(
@@ -74,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.headerTimeout = headerTimeout.duration
         settings.idleTimeout = idleTimeout.duration
         settings.ocr = OCRSettings(dataPath: ocrData, language: ocrLanguage)
+        settings.database = database
         if let tlsCertificate, let tlsKey {
             do {
                 settings.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
@@ -86,7 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host
         let scheme = configuration.scheme
         let workerCount = configuration.workers
-        let authNote = token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required"
+        let authNote = (token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required")
+            + (database.map { "; jobs in \($0.url) as \($0.instance)" } ?? "")
         do {
             try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
                 .run(shutdownSignals: [.sigterm, .sigint]) { port in

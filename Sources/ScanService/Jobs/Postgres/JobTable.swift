@@ -86,12 +86,17 @@ struct JobTable: Sendable {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> JobEvent? {
         let rows = try await connection.query(
-            "SELECT state, latest_seq, fraction, lease_owner FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
-        ).decode((String, Int, Double, String?).self)
-        guard let (current, latest, shown, holder) = try await rows.first(where: { _ in true }), let currentState = JobState(rawValue: current),
-            !currentState.isTerminal, owner == nil || holder == owner
+            "SELECT state, latest_seq, fraction, lease_owner, stage FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
+        ).decode((String, Int, Double, String?, String).self)
+        guard let (current, latest, shown, holder, shownStage) = try await rows.first(where: { _ in true }),
+            let currentState = JobState(rawValue: current), !currentState.isTerminal, owner == nil || holder == owner
         else { return nil }
         let clamped = state == .succeeded ? 1 : max(shown, min(1, max(0, fraction)))
+        if !state.isTerminal, state == currentState, let shownStage = ScanStage(rawValue: shownStage) {
+            // A job run again after its instance died replays stages its subscribers already saw:
+            // nothing new until it catches up, so nothing is written (their stream stays gap-free).
+            if stage.progressRank < shownStage.progressRank || (stage == shownStage && clamped <= shown) { return nil }
+        }
         let event = JobEvent(
             jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
         try await insert(event, on: connection, logger: logger)

@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import ScanProtocol
+
+/// Fan-out of events across instances: whichever instance writes an event, every instance's
+/// subscribers get it. One LISTEN connection per instance hears `job:seq` notifications; for each,
+/// the instance reads the job's rows it has not yet sent from the events table (the source of truth),
+/// so nothing depends on a notification arriving: a subscriber also catches up on every heartbeat
+/// tick, and every subscribed job catches up after the listener reconnects.
+final class PostgresEventFeed: Sendable {
+    private struct Subscriber {
+        let continuation: AsyncStream<OutgoingFrame>.Continuation
+        var sentThrough: Int
+    }
+
+    private struct JobFeed {
+        var subscribers: [Int: Subscriber] = [:]
+        var latestSeq = 0
+        /// A catch-up is running; `dirty`: another was asked for meanwhile.
+        var catchingUp = false
+        var dirty = false
+    }
+
+    private struct State {
+        var jobs: [UUID: JobFeed] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let table: JobTable
+    private let connector: DatabaseConnector
+    private let logger: Logger
+    /// Wakes workers waiting for a job (any notification may be a new job).
+    let wake: @Sendable () -> Void
+
+    init(table: JobTable, connector: DatabaseConnector, logger: Logger, wake: @escaping @Sendable () -> Void) {
+        self.table = table
+        self.connector = connector
+        self.logger = logger
+        self.wake = wake
+    }
+
+    /// Open subscribers of `id` on this instance.
+    func subscriberCount(_ id: UUID) -> Int { state.withLockedValue { $0.jobs[id]?.subscribers.count ?? 0 } }
+
+    /// A subscription replaying `id`'s events after `after`, then live ones; nil when `limit` are open.
+    func subscribe(_ id: UUID, after: Int, latestSeq: Int, limit: Int) -> JobSubscription? {
+        let (frames, continuation) = AsyncStream<OutgoingFrame>.makeStream()
+        let subscriber: Int? = state.withLockedValue { state in
+            var feed = state.jobs[id] ?? JobFeed()
+            guard feed.subscribers.count < limit else { return nil }
+            let number = state.nextSubscriber
+            state.nextSubscriber += 1
+            feed.subscribers[number] = Subscriber(continuation: continuation, sentThrough: after)
+            feed.latestSeq = max(feed.latestSeq, latestSeq)
+            state.jobs[id] = feed
+            return number
+        }
+        guard let subscriber else { return nil }
+        Task { await self.catchUp(id) }
+        return JobSubscription(
+            frames: frames, continuation: continuation, latestSeq: { [weak self] in self?.latestSeq(id) ?? latestSeq },
+            unsubscribe: { [weak self] in self?.remove(id, subscriber) })
+    }
+
+    private func latestSeq(_ id: UUID) -> Int { state.withLockedValue { $0.jobs[id]?.latestSeq ?? 0 } }
+
+    private func remove(_ id: UUID, _ subscriber: Int) {
+        state.withLockedValue { state in
+            state.jobs[id]?.subscribers.removeValue(forKey: subscriber)
+            if state.jobs[id]?.subscribers.isEmpty == true { state.jobs.removeValue(forKey: id) }
+        }
+    }
+
+    /// Sends every subscriber of `id` the rows after what it was sent; one catch-up per job at a time.
+    func catchUp(_ id: UUID) async {
+        let start: Int? = state.withLockedValue { state in
+            guard var feed = state.jobs[id], !feed.subscribers.isEmpty else { return nil }
+            if feed.catchingUp {
+                feed.dirty = true
+                state.jobs[id] = feed
+                return nil
+            }
+            feed.catchingUp = true
+            feed.dirty = false
+            state.jobs[id] = feed
+            return feed.subscribers.values.map(\.sentThrough).min()
+        }
+        guard var after = start else { return }
+        while true {
+            let frames = (try? await table.frames(id, after: after)) ?? []
+            let again: Int? = state.withLockedValue { state in
+                guard var feed = state.jobs[id] else { return nil }
+                for (seq, frame) in frames {
+                    let terminal = Self.isTerminal(frame)
+                    feed.latestSeq = max(feed.latestSeq, seq)
+                    for (number, subscriber) in feed.subscribers where seq > subscriber.sentThrough || (terminal && seq >= subscriber.sentThrough) {
+                        subscriber.continuation.yield(.event(frame, seq: seq, terminal: terminal))
+                        feed.subscribers[number]?.sentThrough = seq
+                        if terminal {
+                            subscriber.continuation.finish()
+                            feed.subscribers.removeValue(forKey: number)
+                        }
+                    }
+                }
+                if feed.subscribers.isEmpty {
+                    state.jobs.removeValue(forKey: id)
+                    return nil
+                }
+                guard feed.dirty else {
+                    feed.catchingUp = false
+                    state.jobs[id] = feed
+                    return nil
+                }
+                feed.dirty = false
+                state.jobs[id] = feed
+                return feed.subscribers.values.map(\.sentThrough).min()
+            }
+            guard let next = again else { return }
+            after = next
+        }
+    }
+
+    /// Catches up every job with subscribers (each heartbeat tick, and after the listener reconnects).
+    func catchUpAll() async {
+        let ids = state.withLockedValue { Array($0.jobs.keys) }
+        for id in ids { await catchUp(id) }
+    }
+
+    /// Listens for notifications until the task is canceled, reconnecting after a failure (each
+    /// reconnect catches every subscribed job up from the table: nothing sent meanwhile is lost).
+    func listen() async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await connector.connect(logger: logger)
+                defer { Task { try? await connection.close() } }
+                await catchUpAll()
+                wake()
+                try await connection.listen(on: JobTable.eventsChannel) { notifications in
+                    for try await notification in notifications {
+                        wake()
+                        let parts = notification.payload.split(separator: ":")
+                        if let text = parts.first, let id = UUID(uuidString: String(text)) { await catchUp(id) }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("database notifications lost; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Whether an encoded frame is a job's terminal event.
+    static func isTerminal(_ frame: String) -> Bool {
+        guard case .event(let event)? = try? WireCoding.decode(ServerMessage.self, from: Data(frame.utf8)) else { return false }
+        return event.state.isTerminal
+    }
+}

@@ -1,0 +1,138 @@
+import BookscanBase
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import ScanProtocol
+
+/// The job store shared by every `bookscan serve --database …` instance: jobs, events and images
+/// in PostgreSQL (`JobTable`), queue claims with leases, and cross-instance fan-out through one
+/// LISTEN connection per instance (`PostgresEventFeed`). The HTTP and WebSocket layers see only
+/// `JobStore`.
+final class PostgresJobStore: JobStore {
+    let table: JobTable
+    let feed: PostgresEventFeed
+    let instance: String
+    let queueCapacity: Int
+    let lease: Duration
+    let maxAttempts: Int
+    private let logger: Logger
+    /// Jobs this instance knows exist (so the upgrade gate can say "unknown" without a query).
+    private let known = NIOLockedValueBox<Set<UUID>>([])
+    /// Bumped by every notification and upload: a waiting worker looks for a job at once.
+    private let wakeups: WakeCounter
+    private let closed = NIOLockedValueBox(false)
+
+    init(client: PostgresClient, connector: DatabaseConnector, settings: DatabaseSettings, ttl: Duration, queueCapacity: Int, logger: Logger) {
+        let table = JobTable(client: client, ttl: ttl, logger: logger)
+        let wakeups = WakeCounter()
+        self.table = table
+        self.wakeups = wakeups
+        self.feed = PostgresEventFeed(table: table, connector: connector, logger: logger, wake: { wakeups.bump() })
+        self.instance = settings.instance
+        self.queueCapacity = queueCapacity
+        self.lease = settings.lease
+        self.maxAttempts = settings.maxAttempts
+        self.logger = logger
+    }
+
+    func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission? {
+        let admission = try await table.lookup(id, digest: digest, now: now)
+        if admission != nil { remember(id) }
+        return admission
+    }
+
+    func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date) async throws -> Admission {
+        let admission = try await table.admit(id: id, image: image, digest: digest, seqAfter: seqAfter, now: now, queueCapacity: queueCapacity)
+        if case .created = admission { wakeups.bump() }
+        remember(id)
+        return admission
+    }
+
+    func snapshot(_ id: UUID, now: Date) async throws -> JobSnapshot? {
+        let snapshot = try await table.snapshot(id, now: now)
+        if snapshot != nil { remember(id) }
+        return snapshot
+    }
+
+    func requestCancel(_ id: UUID, now: Date) async throws -> JobSnapshot? { try await table.requestCancel(id, now: now) }
+
+    /// Answers from what this instance knows: a job it has not seen yet may exist (another instance
+    /// took its upload), so it is admitted here and `subscribe` checks the table.
+    func subscriberRoom(_ id: UUID, limit: Int) -> SubscriberRoom {
+        let subscribers = feed.subscriberCount(id)
+        return subscribers < limit ? .available : .full(subscribers: subscribers)
+    }
+
+    func checkedSubscriberRoom(_ id: UUID, limit: Int) async throws -> SubscriberRoom {
+        guard let snapshot = try await table.snapshot(id, now: Date()) else { return .unknownJob }
+        remember(id)
+        return snapshot.state.isTerminal ? .available : subscriberRoom(id, limit: limit)
+    }
+
+    func subscribe(_ id: UUID, after: Int, limit: Int) async throws -> JobSubscription? {
+        guard let snapshot = try await table.snapshot(id, now: Date()) else { return nil }
+        remember(id)
+        return feed.subscribe(id, after: after, latestSeq: snapshot.seq, limit: snapshot.state.isTerminal ? .max : limit)
+    }
+
+    func claimNext(now: Date) async -> ClaimedJob? {
+        while !closed.withLockedValue({ $0 }) {
+            let seen = wakeups.value
+            do {
+                if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
+                    let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, logger: logger)
+                    return ClaimedJob(image: claim.image, job: job)
+                }
+            } catch {
+                logger.warning("claiming a job failed", metadata: ["error": "\(String(describing: error).prefix(200))"])
+            }
+            // A notification or an upload here wakes a worker at once; otherwise it looks again
+            // within a lease (a job whose instance died is claimable once its lease expires).
+            let until = ContinuousClock.now + min(lease, .seconds(1))
+            while ContinuousClock.now < until, wakeups.value == seen, !closed.withLockedValue({ $0 }) {
+                try? await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        return nil
+    }
+
+    func close() { closed.withLockedValue { $0 = true } }
+
+    func sweep(now: Date) async throws -> Int { try await table.sweep(now: now) }
+
+    func countByState() async throws -> [JobState: Int] { try await table.countByState(now: Date()) }
+
+    private func remember(_ id: UUID) { _ = known.withLockedValue { $0.insert(id) } }
+}
+
+/// How an instance takes part in the shared store.
+public struct DatabaseSettings: Sendable {
+    public var url: DatabaseURL
+    /// This instance's name in leases and `/healthz`.
+    public var instance: String
+    /// How long a claimed job stays this instance's without a renewal.
+    public var lease: Duration
+    /// Runs of one job before it is failed (instances that died while running it).
+    public var maxAttempts: Int
+    /// Apply migrations at start (else the schema must be current).
+    public var migrate: Bool
+
+    public static let defaultLease: Duration = .seconds(10)
+    public static let defaultMaxAttempts = 3
+
+    public init(url: DatabaseURL, instance: String? = nil, lease: Duration = defaultLease, maxAttempts: Int = defaultMaxAttempts, migrate: Bool = true) {
+        self.url = url
+        self.instance = instance ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        self.lease = lease
+        self.maxAttempts = max(1, maxAttempts)
+        self.migrate = migrate
+    }
+}
+
+/// A counter any thread bumps and waiters compare against what they saw.
+final class WakeCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
+    func bump() { count.withLockedValue { $0 += 1 } }
+    var value: Int { count.withLockedValue { $0 } }
+}

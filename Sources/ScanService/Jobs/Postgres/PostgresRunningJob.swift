@@ -1,0 +1,97 @@
+import BookscanBase
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ScanProtocol
+
+/// A job this instance's worker runs from the shared store: events are written in order by one
+/// writer task (each in its own transaction, retried while the database is away, never once the
+/// lease is lost), and the lease is renewed while the scan runs, which also carries cancel requests.
+final class PostgresRunningJob: RunningJob {
+    let id: UUID
+    private let owner: String
+    private let table: JobTable
+    private let logger: Logger
+    private let writes: AsyncStream<Write>.Continuation
+    private let cancelRequested = NIOLockedValueBox(false)
+    private let ended = NIOLockedValueBox(false)
+    private let renewal: Task<Void, Never>
+
+    private struct Write: Sendable {
+        let state: JobState
+        let stage: ScanStage
+        let fraction: Double
+        let now: Date
+        let result: ScanResult?
+        let error: ErrorBody?
+    }
+
+    init(id: UUID, owner: String, table: JobTable, lease: Duration, logger: Logger) {
+        self.id = id
+        self.owner = owner
+        self.table = table
+        self.logger = logger
+        let (stream, writes) = AsyncStream<Write>.makeStream()
+        self.writes = writes
+        let canceled = cancelRequested
+        renewal = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 3)
+                if Task.isCancelled { return }
+                if let flagged = try? await table.renew(id, owner: owner, lease: lease) {
+                    if flagged { canceled.withLockedValue { $0 = true } }
+                } else if (try? await table.snapshot(id, now: Date()))?.state.isTerminal != false {
+                    return
+                }
+            }
+        }
+        let renewal = self.renewal
+        Task {
+            for await write in stream {
+                await Self.write(write, id: id, owner: owner, table: table, logger: logger)
+                if write.state.isTerminal { break }
+            }
+            renewal.cancel()
+        }
+    }
+
+    var isCancelRequested: Bool { cancelRequested.withLockedValue { $0 } }
+
+    func appendEvent(state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?) -> Bool {
+        let accepted = ended.withLockedValue { ended in
+            guard !ended else { return false }
+            if state.isTerminal { ended = true }
+            return true
+        }
+        guard accepted else { return false }
+        writes.yield(Write(state: state, stage: stage, fraction: fraction, now: now, result: result, error: error))
+        if state.isTerminal { writes.finish() }
+        return true
+    }
+
+    /// Gives the job back (shutdown): another instance runs it again at once.
+    func abandon() async {
+        ended.withLockedValue { $0 = true }
+        writes.finish()
+        renewal.cancel()
+        try? await table.release(id, owner: owner)
+    }
+
+    /// Writes one event, retrying with backoff while the database is unreachable (bounded: about a
+    /// minute); an event refused because the lease was lost is dropped (the new holder writes).
+    private static func write(_ write: Write, id: UUID, owner: String, table: JobTable, logger: Logger) async {
+        var delay = Duration.milliseconds(100)
+        for _ in 0..<12 {
+            do {
+                _ = try await table.append(
+                    id, state: write.state, stage: write.stage, fraction: write.fraction, now: write.now, result: write.result, error: write.error,
+                    owner: owner)
+                return
+            } catch {
+                logger.warning("writing an event failed; retrying", metadata: ["job": "\(id)", "error": "\(String(describing: error).prefix(160))"])
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(8))
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import BookscanTestSupport
+import Foundation
+import ScanClient
+import ScanProtocol
+import Testing
+
+/// Several real `bookscan serve --database` processes on one throw-away PostgreSQL database: a job
+/// uploaded to one instance is followed on another, survives the death of the instance running it,
+/// is made once whichever instances get its PUT, and outlives every instance.
+@Suite("Instances sharing one PostgreSQL", .serialized)
+struct SharedStoreTests {
+    let cli = CLITests()
+    let http = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(30)))
+
+    func instance(_ database: TestDatabase, _ name: String, extra: [String] = []) async throws -> ServeProcess {
+        try await ServeProcess.start(["--database", database.url, "--instance", name, "--scan-step-delay", "40ms"] + extra)
+    }
+
+    func put(_ port: Int, _ id: UUID, _ jpeg: [UInt8]) async throws -> Int {
+        try await http.send(
+            HTTPRequestData(
+                method: "PUT", url: "http://127.0.0.1:\(port)" + Routes.scan(id), headers: [("Content-Type", ProtocolNames.jpegMediaType)],
+                body: jpeg)
+        ).status
+    }
+
+    func snapshot(_ port: Int, _ id: UUID) async throws -> JobSnapshot? {
+        let response = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(port)" + Routes.scan(id)))
+        return response.status == 200 ? try? WireCoding.decode(JobSnapshot.self, from: Data(response.body)) : nil
+    }
+
+    /// The events `bookscan watch --events` printed, in order.
+    static func events(_ stdout: String) -> [JobEvent] {
+        stdout.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let event = object["event"],
+                let data = try? JSONSerialization.data(withJSONObject: event)
+            else { return nil }
+            return try? WireCoding.decode(JobEvent.self, from: data)
+        }
+    }
+
+    /// Seqs gap-free from the first shown, fraction never back, one terminal, the last succeeded.
+    func expectSound(_ events: [JobEvent]) {
+        let seqs = events.map(\.seq)
+        #expect(!seqs.isEmpty && seqs == Array((seqs.first ?? 0)...(seqs.last ?? 0)), "\(seqs)")
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.fraction <= $1.fraction && $0.stage.progressRank <= $1.stage.progressRank })
+        #expect(events.filter(\.state.isTerminal).count == 1 && events.last?.state == .succeeded)
+    }
+
+    @Test("three instances: upload to A, follow on B's WebSocket, poll C: B shows every event in order to the end; C agrees; /healthz names each instance and the store")
+    func acrossInstances() async throws {
+        guard let database = try PostgresCluster.testDatabase() else { return }
+        let a = try await instance(database, "A"), b = try await instance(database, "B"), c = try await instance(database, "C")
+        defer { Task { for s in [a, b, c] { _ = await s.stop() } } }
+        let id = UUID()
+        #expect(try await put(a.port, id, try SyntheticShelf.jpeg(seed: 81)) == 202)
+        let watch = try await cli.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(b.port)", "--events", "--strategy", "websocket"])
+        #expect(watch.status == 0, "\(watch.stderr)")
+        let events = Self.events(watch.stdout)
+        expectSound(events)
+        let polled = try #require(try await snapshot(c.port, id))
+        #expect(polled.state == .succeeded && polled.seq == events.last?.seq)
+        let health = try WireCoding.decode(
+            HealthStatus.self, from: Data(try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(c.port)/healthz")).body))
+        #expect(health.store == "postgres" && health.instance == "C")
+    }
+
+    @Test("SIGKILL the instance running a job mid-scan: another one runs it again; the subscriber on the survivor sees no gap, nothing back, one terminal; attempt 2")
+    func instanceDies() async throws {
+        guard let database = try PostgresCluster.testDatabase() else { return }
+        let a = try await instance(database, "A", extra: ["--lease", "2s", "--scan-step-delay", "60ms"])
+        let b = try await instance(database, "B", extra: ["--lease", "2s", "--scan-step-delay", "60ms"])
+        defer { Task { for s in [a, b] { _ = await s.stop() } } }
+        let id = UUID()
+        #expect(try await put(a.port, id, try SyntheticShelf.jpeg(width: 900, height: 600, books: 14, seed: 82)) == 202)
+        var owner = ""
+        _ = await ChildProcess.until(.seconds(30)) {
+            owner = (try? database.psql("SELECT lease_owner FROM bookscan_jobs WHERE id = '\(id.uuidString.lowercased())'"))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return !owner.isEmpty
+        }
+        let (doomed, survivor) = owner == "A" ? (a, b) : (b, a)
+        let watch = try ChildProcess.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(survivor.port)", "--events"])
+        // Once the survivor's subscriber has shown something, the running instance dies.
+        _ = await ChildProcess.until(.seconds(30)) { !Self.events(watch.stdout).isEmpty }
+        kill(doomed.child.pid, SIGKILL)
+        let status = await watch.exit()
+        #expect(status == 0, "\(watch.stderr)")
+        expectSound(Self.events(watch.stdout))
+        let attempts = try database.psql("SELECT attempts FROM bookscan_jobs WHERE id = '\(id.uuidString.lowercased())'")
+        #expect(attempts.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+    }
+
+    @Test("the same PUT to two instances at once makes one job; other bytes under that id are 409 whichever instance answers; every instance gone and a new one started: the finished job is still served")
+    func oneJobAndDurability() async throws {
+        guard let database = try PostgresCluster.testDatabase() else { return }
+        let a = try await instance(database, "A"), b = try await instance(database, "B")
+        let id = UUID(), jpeg = try SyntheticShelf.jpeg(seed: 83)
+        async let first = put(a.port, id, jpeg)
+        async let second = put(b.port, id, jpeg)
+        #expect(try await [first, second] == [202, 202])
+        #expect(try database.psql("SELECT count(*) FROM bookscan_jobs").hasPrefix("1"))
+        #expect(try await put(b.port, id, try SyntheticShelf.jpeg(seed: 84)) == 409)
+        #expect(try await put(a.port, id, try SyntheticShelf.jpeg(seed: 84)) == 409)
+        _ = await ChildProcess.until(.seconds(60)) { (try? await snapshot(a.port, id))?.state == .succeeded }
+        _ = await a.stop()
+        _ = await b.stop()
+        let fresh = try await instance(database, "D")
+        defer { Task { _ = await fresh.stop() } }
+        let after = try #require(try await snapshot(fresh.port, id))
+        #expect(after.state == .succeeded && after.result != nil)
+        let watch = try await cli.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(fresh.port)", "--json"])
+        #expect(watch.status == 0, "\(watch.stderr)")
+    }
+}
