@@ -14,6 +14,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManySubscribers = "too_many_subscribers"
     /// A multiplexed events socket already follows its limit of jobs.
     case tooManyJobs = "too_many_jobs"
+    /// The shared store's database cannot be reached; retry after `Retry-After`.
+    case databaseUnavailable = "database_unavailable"
     case tooManyConnections = "too_many_connections"
     case badRequest = "bad_request"
     case `internal`

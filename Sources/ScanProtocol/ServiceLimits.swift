@@ -53,11 +53,15 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     public var store: String?
     /// This instance's name (in leases and logs); set with the shared store.
     public var instance: String?
+    /// With the shared store: `ok`, or `unavailable` while its database cannot be reached (then the
+    /// status is `degraded` and the HTTP status 503, so a load balancer routes around this instance).
+    public var database: String?
 
     public init(
         status: String, version: String, jobsQueued: Int, jobsRunning: Int, jobsHeld: Int, scansStarted: Int, ocr: OCREngineStatus? = nil,
-        store: String? = nil, instance: String? = nil
+        store: String? = nil, instance: String? = nil, database: String? = nil
     ) {
+        self.database = database
         self.ocr = ocr
         self.store = store
         self.instance = instance

@@ -51,6 +51,9 @@ public struct ScanServer: Sendable {
         if let token = configuration.token {
             router.add(middleware: BearerAuthMiddleware(token: token))
         }
+        if configuration.database != nil {
+            router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
+        }
         routes.register(on: router)
         let events = EventSocket(configuration: configuration, store: store)
 

@@ -12,8 +12,29 @@ struct SharedStoreTests {
     let cli = CLITests()
     let http = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(30)))
 
-    func instance(_ database: TestDatabase, _ name: String, extra: [String] = []) async throws -> ServeProcess {
-        try await ServeProcess.start(["--database", database.url, "--instance", name, "--scan-step-delay", "40ms"] + extra)
+    /// The `serve` children a test started; all of them are stopped when it ends, however it ends.
+    final class Started: @unchecked Sendable {
+        var servers: [ServeProcess] = []
+    }
+
+    /// Runs a test body under the heavy-test gate and stops every instance it started afterwards.
+    func running(_ body: @escaping @Sendable (Started) async throws -> Void) async throws {
+        try await HeavyTests.gate.run {
+            let started = Started()
+            do {
+                try await body(started)
+            } catch {
+                for server in started.servers { _ = await server.stop() }
+                throw error
+            }
+            for server in started.servers { _ = await server.stop() }
+        }
+    }
+
+    func instance(_ database: TestDatabase, _ name: String, extra: [String] = [], in started: Started) async throws -> ServeProcess {
+        let server = try await ServeProcess.start(["--database", database.url, "--instance", name, "--scan-step-delay", "40ms"] + extra)
+        started.servers.append(server)
+        return server
     }
 
     func put(_ port: Int, _ id: UUID, _ jpeg: [UInt8]) async throws -> Int {
@@ -48,10 +69,13 @@ struct SharedStoreTests {
     }
 
     @Test("three instances: upload to A, follow on B's WebSocket, poll C: B shows every event in order to the end; C agrees; /healthz names each instance and the store")
-    func acrossInstances() async throws {
+    func acrossInstances() async throws { try await running { try await self.acrossInstancesBody($0) } }
+
+    func acrossInstancesBody(_ started: Started) async throws {
         guard let database = try PostgresCluster.testDatabase() else { return }
-        let a = try await instance(database, "A"), b = try await instance(database, "B"), c = try await instance(database, "C")
-        defer { Task { for s in [a, b, c] { _ = await s.stop() } } }
+        let a = try await instance(database, "A", in: started)
+        let b = try await instance(database, "B", in: started)
+        let c = try await instance(database, "C", in: started)
         let id = UUID()
         #expect(try await put(a.port, id, try SyntheticShelf.jpeg(seed: 81)) == 202)
         let watch = try await cli.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(b.port)", "--events", "--strategy", "websocket"])
@@ -66,11 +90,12 @@ struct SharedStoreTests {
     }
 
     @Test("SIGKILL the instance running a job mid-scan: another one runs it again; the subscriber on the survivor sees no gap, nothing back, one terminal; attempt 2")
-    func instanceDies() async throws {
+    func instanceDies() async throws { try await running { try await self.instanceDiesBody($0) } }
+
+    func instanceDiesBody(_ started: Started) async throws {
         guard let database = try PostgresCluster.testDatabase() else { return }
-        let a = try await instance(database, "A", extra: ["--lease", "2s", "--scan-step-delay", "60ms"])
-        let b = try await instance(database, "B", extra: ["--lease", "2s", "--scan-step-delay", "60ms"])
-        defer { Task { for s in [a, b] { _ = await s.stop() } } }
+        let a = try await instance(database, "A", extra: ["--lease", "2s", "--scan-step-delay", "60ms"], in: started)
+        let b = try await instance(database, "B", extra: ["--lease", "2s", "--scan-step-delay", "60ms"], in: started)
         let id = UUID()
         #expect(try await put(a.port, id, try SyntheticShelf.jpeg(width: 900, height: 600, books: 14, seed: 82)) == 202)
         var owner = ""
@@ -92,9 +117,11 @@ struct SharedStoreTests {
     }
 
     @Test("the same PUT to two instances at once makes one job; other bytes under that id are 409 whichever instance answers; every instance gone and a new one started: the finished job is still served")
-    func oneJobAndDurability() async throws {
+    func oneJobAndDurability() async throws { try await running { try await self.oneJobAndDurabilityBody($0) } }
+
+    func oneJobAndDurabilityBody(_ started: Started) async throws {
         guard let database = try PostgresCluster.testDatabase() else { return }
-        let a = try await instance(database, "A"), b = try await instance(database, "B")
+        let a = try await instance(database, "A", in: started), b = try await instance(database, "B", in: started)
         let id = UUID(), jpeg = try SyntheticShelf.jpeg(seed: 83)
         async let first = put(a.port, id, jpeg)
         async let second = put(b.port, id, jpeg)
@@ -105,11 +132,45 @@ struct SharedStoreTests {
         _ = await ChildProcess.until(.seconds(60)) { (try? await snapshot(a.port, id))?.state == .succeeded }
         _ = await a.stop()
         _ = await b.stop()
-        let fresh = try await instance(database, "D")
-        defer { Task { _ = await fresh.stop() } }
+        let fresh = try await instance(database, "D", in: started)
         let after = try #require(try await snapshot(fresh.port, id))
         #expect(after.state == .succeeded && after.result != nil)
         let watch = try await cli.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(fresh.port)", "--json"])
         #expect(watch.status == 0, "\(watch.stderr)")
+    }
+
+    @Test("PostgreSQL stopped for 6 s in the middle of a batch: /healthz says 503 degraded, database unavailable; requests get 503 + Retry-After; once it is back every job succeeds with no restart")
+    func databaseAway() async throws { try await running { try await self.databaseAwayBody($0) } }
+
+    func databaseAwayBody(_ started: Started) async throws {
+        guard PostgresCluster.unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" else { return }
+        // A cluster of its own: the shared one serves the other tests meanwhile.
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let database = try cluster.freshDatabase()
+        let a = try await instance(database, "A", extra: ["--scan-step-delay", "30ms"], in: started)
+        let b = try await instance(database, "B", extra: ["--scan-step-delay", "30ms"], in: started)
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<8 { files["p\(i).jpg"] = try BatchTests.photo(seed: 90 + i) }
+        let root = try BatchTests.folder(files)
+        let batch = try ChildProcess.bookscan(["batch", root, "--server", "http://127.0.0.1:\(a.port)", "--json", "--quiet", "--jobs", "4"])
+        // Once jobs are running, the database goes away for a while.
+        _ = await ChildProcess.until(.seconds(60)) {
+            Int(((try? database.psql("SELECT count(*) FROM bookscan_events")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 10
+        }
+        try cluster.pause()
+        let health = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)/healthz"))
+        let status = try WireCoding.decode(HealthStatus.self, from: Data(health.body))
+        #expect(health.status == 503 && status.status == "degraded" && status.database == "unavailable")
+        let refused = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)" + Routes.scan(UUID())))
+        #expect(refused.status == 503 && refused.header("Retry-After") != nil)
+        #expect((try? WireCoding.decode(ErrorResponse.self, from: Data(refused.body)))?.error.code == .databaseUnavailable)
+        try await Task.sleep(for: .seconds(6))
+        try cluster.resume()
+        #expect(await batch.exit() == 0, "\(batch.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((batch.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+        #expect(summary["succeeded"] as? Int == 8)
+        let healthy = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)/healthz"))
+        #expect(healthy.status == 200)
     }
 }

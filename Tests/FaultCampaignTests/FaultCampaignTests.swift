@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import FaultCampaign
 import Foundation
 import ScanClient
@@ -20,7 +21,7 @@ struct FaultCampaignTests {
     func ciCampaign() async throws {
         try #require(!Self.sampleImages.isEmpty)
         let runner = CampaignRunner(configuration: CampaignConfiguration(jobs: Self.ciJobs, seed: Self.ciSeed, concurrency: 12, images: Self.sampleImages))
-        let report = try await runner.run()
+        let report = try await HeavyTests.gate.run { try await runner.run() }
         #expect(report.jobs == Self.ciJobs)
         for summary in report.byFault { #expect(summary.jobs >= 2, "\(summary.kind) ran \(summary.jobs) times") }
         #expect(Set(report.byFault.map(\.kind)) == Set(FaultKind.allCases))

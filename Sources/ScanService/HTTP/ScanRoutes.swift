@@ -231,14 +231,23 @@ final class ScanRoutes: Sendable {
             headers: [.upgrade: "websocket"])
     }
 
+    /// `/healthz`: 200 `ok`; with the shared store and its database unreachable, 503 `degraded` with
+    /// `database: unavailable` (the counts are then unknown: 0).
     private func health() async throws -> Response {
-        let counts = try await store.countByState()
+        let counts: [JobState: Int]?
+        do {
+            counts = try await store.countByState()
+        } catch where DatabaseFailure.matches(error) {
+            counts = nil
+        }
+        let shared = configuration.database != nil
         return try json(
-            .ok,
+            counts == nil ? .serviceUnavailable : .ok,
             HealthStatus(
-                status: "ok", version: version, jobsQueued: counts[.queued, default: 0], jobsRunning: counts[.running, default: 0],
-                jobsHeld: counts.values.reduce(0, +), scansStarted: metrics.scansStarted.load(ordering: .relaxed), ocr: ocr,
-                store: configuration.database == nil ? "memory" : "postgres", instance: configuration.database?.instance))
+                status: counts == nil ? "degraded" : "ok", version: version, jobsQueued: counts?[.queued, default: 0] ?? 0,
+                jobsRunning: counts?[.running, default: 0] ?? 0, jobsHeld: counts?.values.reduce(0, +) ?? 0,
+                scansStarted: metrics.scansStarted.load(ordering: .relaxed), ocr: ocr, store: shared ? "postgres" : "memory",
+                instance: configuration.database?.instance, database: shared ? (counts == nil ? "unavailable" : "ok") : nil))
     }
 
     // MARK: helpers

@@ -37,25 +37,27 @@ final class PostgresJobStore: JobStore {
     }
 
     func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission? {
-        let admission = try await table.lookup(id, digest: digest, now: now)
+        let admission = try await answered { try await self.table.lookup(id, digest: digest, now: now) }
         if admission != nil { remember(id) }
         return admission
     }
 
     func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date) async throws -> Admission {
-        let admission = try await table.admit(id: id, image: image, digest: digest, seqAfter: seqAfter, now: now, queueCapacity: queueCapacity)
+        let admission = try await answered {
+            try await self.table.admit(id: id, image: image, digest: digest, seqAfter: seqAfter, now: now, queueCapacity: self.queueCapacity)
+        }
         if case .created = admission { wakeups.bump() }
         remember(id)
         return admission
     }
 
     func snapshot(_ id: UUID, now: Date) async throws -> JobSnapshot? {
-        let snapshot = try await table.snapshot(id, now: now)
+        let snapshot = try await answered { try await self.table.snapshot(id, now: now) }
         if snapshot != nil { remember(id) }
         return snapshot
     }
 
-    func requestCancel(_ id: UUID, now: Date) async throws -> JobSnapshot? { try await table.requestCancel(id, now: now) }
+    func requestCancel(_ id: UUID, now: Date) async throws -> JobSnapshot? { try await answered { try await self.table.requestCancel(id, now: now) } }
 
     /// Answers from what this instance knows: a job it has not seen yet may exist (another instance
     /// took its upload), so it is admitted here and `subscribe` checks the table.
@@ -65,13 +67,13 @@ final class PostgresJobStore: JobStore {
     }
 
     func checkedSubscriberRoom(_ id: UUID, limit: Int) async throws -> SubscriberRoom {
-        guard let snapshot = try await table.snapshot(id, now: Date()) else { return .unknownJob }
+        guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return .unknownJob }
         remember(id)
         return snapshot.state.isTerminal ? .available : subscriberRoom(id, limit: limit)
     }
 
     func subscribe(_ id: UUID, after: Int, limit: Int) async throws -> JobSubscription? {
-        guard let snapshot = try await table.snapshot(id, now: Date()) else { return nil }
+        guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return nil }
         remember(id)
         return feed.subscribe(id, after: after, latestSeq: snapshot.seq, limit: snapshot.state.isTerminal ? .max : limit)
     }
@@ -101,7 +103,25 @@ final class PostgresJobStore: JobStore {
 
     func sweep(now: Date) async throws -> Int { try await table.sweep(now: now) }
 
-    func countByState() async throws -> [JobState: Int] { try await table.countByState(now: Date()) }
+    func countByState() async throws -> [JobState: Int] { try await answered { try await self.table.countByState(now: Date()) } }
+
+    /// How long a request waits for the database before it is answered 503 (the pool would wait
+    /// for a connection as long as the database is away).
+    static let requestDeadline: Duration = .seconds(3)
+
+    /// Runs a request's database work, or throws `DatabaseTimeout` after `requestDeadline`.
+    private func answered<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: Self.requestDeadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw DatabaseTimeout() }
+            return value
+        }
+    }
 
     private func remember(_ id: UUID) { _ = known.withLockedValue { $0.insert(id) } }
 }
@@ -136,3 +156,6 @@ final class WakeCounter: Sendable {
     func bump() { count.withLockedValue { $0 += 1 } }
     var value: Int { count.withLockedValue { $0 } }
 }
+
+/// The database did not answer a request in time (it is away, or the pool has no connection).
+struct DatabaseTimeout: Error {}

@@ -38,10 +38,12 @@ final class PostgresRunningJob: RunningJob {
             while !Task.isCancelled {
                 try? await Task.sleep(for: lease / 3)
                 if Task.isCancelled { return }
-                if let flagged = try? await table.renew(id, owner: owner, lease: lease) {
+                do {
+                    guard let flagged = try await table.renew(id, owner: owner, lease: lease) else { return }  // lost, or the job ended
                     if flagged { canceled.withLockedValue { $0 = true } }
-                } else if (try? await table.snapshot(id, now: Date()))?.state.isTerminal != false {
-                    return
+                } catch {
+                    // The database is away: keep scanning and keep trying; the lease holds for its length.
+                    continue
                 }
             }
         }

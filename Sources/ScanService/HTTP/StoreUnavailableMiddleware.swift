@@ -1,0 +1,26 @@
+import HTTPTypes
+import Hummingbird
+import PostgresNIO
+import ScanProtocol
+
+/// While the shared store's database cannot be reached, a request that needs it gets 503
+/// `database_unavailable` with `Retry-After` and the usual JSON error (never a bare 500), so clients
+/// retry and load balancers route around this instance; nothing else changes.
+struct StoreUnavailableMiddleware<Context: RequestContext>: RouterMiddleware {
+    let retryAfterSeconds: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error where DatabaseFailure.matches(error) {
+            throw ServiceError(
+                .serviceUnavailable, .databaseUnavailable, "the job database is unavailable; retry shortly", retryable: true,
+                headers: [.retryAfter: "\(retryAfterSeconds)"])
+        }
+    }
+}
+
+/// Recognises the database client's errors (connection refused or lost, a server error mid-transaction).
+enum DatabaseFailure {
+    static func matches(_ error: any Error) -> Bool { error is PSQLError || error is PostgresTransactionError || error is DatabaseTimeout }
+}
