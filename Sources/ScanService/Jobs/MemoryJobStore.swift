@@ -28,9 +28,12 @@ final class MemoryJobStore: JobStore {
                 return existing.digest == digest ? .existing(existing.snapshot(ttl: ttl, now: now)) : .conflict
             }
             let job = ScanJob(id: id, image: image, digest: digest, seqBase: seqAfter, now: now)
+            // The answer is the job as created: once queued, a worker may start it at once (and a
+            // snapshot taken after that would show a later seq than the PUT made).
+            let created = job.snapshot(ttl: ttl, now: now)
             guard scheduler.enqueue(job) else { return .queueFull }
             jobs[id] = job
-            return .created(job.snapshot(ttl: ttl, now: now))
+            return .created(created)
         }
     }
 
