@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -57,3 +58,35 @@ extension PostgresConnection {
         _ = try await self.query(query, logger: logger).collect()
     }
 }
+
+/// Runs database work, or throws `DatabaseTimeout` after `deadline`: a request to a pool whose
+/// database is away (or a transaction on a connection that died under it) would otherwise wait forever.
+/// The work runs in a task of its own that is cancelled, not awaited, once the deadline passes (a task
+/// group would wait for a child that ignores cancellation).
+func withDatabaseDeadline<T: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    let outcome = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        outcome.withLockedValue { $0 = continuation }
+        let worker = Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            outcome.withLockedValue { pending in
+                pending?.resume(with: result)
+                pending = nil
+            }
+        }
+        Task {
+            try? await Task.sleep(for: deadline)
+            let timedOut = outcome.withLockedValue { pending -> Bool in
+                guard let waiting = pending else { return false }
+                waiting.resume(throwing: DatabaseTimeout())
+                pending = nil
+                return true
+            }
+            if timedOut { worker.cancel() }
+        }
+    }
+}
+
+/// The database did not answer in time (it is away, or the pool has no connection).
+struct DatabaseTimeout: Error {}

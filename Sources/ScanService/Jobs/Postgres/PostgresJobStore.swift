@@ -17,8 +17,6 @@ final class PostgresJobStore: JobStore {
     let lease: Duration
     let maxAttempts: Int
     private let logger: Logger
-    /// Jobs this instance knows exist (so the upgrade gate can say "unknown" without a query).
-    private let known = NIOLockedValueBox<Set<UUID>>([])
     /// Bumped by every notification and upload: a waiting worker looks for a job at once.
     private let wakeups: WakeCounter
     private let closed = NIOLockedValueBox(false)
@@ -37,9 +35,7 @@ final class PostgresJobStore: JobStore {
     }
 
     func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission? {
-        let admission = try await answered { try await self.table.lookup(id, digest: digest, now: now) }
-        if admission != nil { remember(id) }
-        return admission
+        try await answered { try await self.table.lookup(id, digest: digest, now: now) }
     }
 
     func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date) async throws -> Admission {
@@ -47,20 +43,18 @@ final class PostgresJobStore: JobStore {
             try await self.table.admit(id: id, image: image, digest: digest, seqAfter: seqAfter, now: now, queueCapacity: self.queueCapacity)
         }
         if case .created = admission { wakeups.bump() }
-        remember(id)
         return admission
     }
 
     func snapshot(_ id: UUID, now: Date) async throws -> JobSnapshot? {
-        let snapshot = try await answered { try await self.table.snapshot(id, now: now) }
-        if snapshot != nil { remember(id) }
-        return snapshot
+        try await answered { try await self.table.snapshot(id, now: now) }
     }
 
     func requestCancel(_ id: UUID, now: Date) async throws -> JobSnapshot? { try await answered { try await self.table.requestCancel(id, now: now) } }
 
-    /// Answers from what this instance knows: a job it has not seen yet may exist (another instance
-    /// took its upload), so it is admitted here and `subscribe` checks the table.
+    /// Answers without waiting (the connection gate asks): a job this instance has not seen may exist
+    /// (another instance took its upload), so only the subscriber cap is judged here; the upgrade
+    /// handler then asks `checkedSubscriberRoom`, which reads the table.
     func subscriberRoom(_ id: UUID, limit: Int) -> SubscriberRoom {
         let subscribers = feed.subscriberCount(id)
         return subscribers < limit ? .available : .full(subscribers: subscribers)
@@ -68,13 +62,11 @@ final class PostgresJobStore: JobStore {
 
     func checkedSubscriberRoom(_ id: UUID, limit: Int) async throws -> SubscriberRoom {
         guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return .unknownJob }
-        remember(id)
         return snapshot.state.isTerminal ? .available : subscriberRoom(id, limit: limit)
     }
 
     func subscribe(_ id: UUID, after: Int, limit: Int) async throws -> JobSubscription? {
         guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return nil }
-        remember(id)
         return feed.subscribe(id, after: after, latestSeq: snapshot.seq, limit: snapshot.state.isTerminal ? .max : limit)
     }
 
@@ -111,19 +103,8 @@ final class PostgresJobStore: JobStore {
 
     /// Runs a request's database work, or throws `DatabaseTimeout` after `requestDeadline`.
     private func answered<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: Self.requestDeadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw DatabaseTimeout() }
-            return value
-        }
+        try await withDatabaseDeadline(Self.requestDeadline, work)
     }
-
-    private func remember(_ id: UUID) { _ = known.withLockedValue { $0.insert(id) } }
 }
 
 /// How an instance takes part in the shared store.
@@ -156,6 +137,3 @@ final class WakeCounter: Sendable {
     func bump() { count.withLockedValue { $0 += 1 } }
     var value: Int { count.withLockedValue { $0 } }
 }
-
-/// The database did not answer a request in time (it is away, or the pool has no connection).
-struct DatabaseTimeout: Error {}

@@ -79,15 +79,22 @@ final class PostgresRunningJob: RunningJob {
         try? await table.release(id, owner: owner)
     }
 
+    /// How long one attempt to write an event may take.
+    static let attemptDeadline: Duration = .seconds(5)
+
     /// Writes one event, retrying with backoff while the database is unreachable (bounded: about a
     /// minute); an event refused because the lease was lost is dropped (the new holder writes).
     private static func write(_ write: Write, id: UUID, owner: String, table: JobTable, logger: Logger) async {
         var delay = Duration.milliseconds(100)
         for _ in 0..<12 {
             do {
-                _ = try await table.append(
-                    id, state: write.state, stage: write.stage, fraction: write.fraction, now: write.now, result: write.result, error: write.error,
-                    owner: owner)
+                // Each attempt is bounded: a transaction on a connection that died with the database
+                // would otherwise hold the writer (and the job, whose lease keeps renewing) forever.
+                _ = try await withDatabaseDeadline(Self.attemptDeadline) {
+                    try await table.append(
+                        id, state: write.state, stage: write.stage, fraction: write.fraction, now: write.now, result: write.result,
+                        error: write.error, owner: owner)
+                }
                 return
             } catch {
                 logger.warning("writing an event failed; retrying", metadata: ["job": "\(id)", "error": "\(String(describing: error).prefix(160))"])
