@@ -9,12 +9,14 @@ final class ServerProcess {
     var pid: Int32 { process.processIdentifier }
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(binary: String, port: Int, jobs: Int, workers: Int, stepDelay: Double, heartbeat: Double) throws {
+    /// `extra`: more `serve` arguments (`--database URL --instance NAME`, `--instant-scan`).
+    init(binary: String, port: Int, jobs: Int, workers: Int, stepDelay: Double?, heartbeat: Double, extra: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "\(workers)", "--queue", "\(jobs)",
-            "--scan-step-delay", "\(stepDelay)", "--heartbeat", "\(heartbeat)",
+            "--heartbeat", "\(heartbeat)",
+        ] + (stepDelay.map { ["--scan-step-delay", "\($0)"] } ?? []) + extra + [
             // Every subscriber comes from 127.0.0.1: lift the per-client connection cap (default 256),
             // and give heads queued behind thousands of connects more than the default 10 s.
             "--max-connections-per-client", "0", "--header-timeout", "60",

@@ -37,6 +37,14 @@ struct Options {
     var maxRSSMiB = 8000
     /// `--workers` of the server; 0 means one per job (every job running at once).
     var workers = 0
+    /// `--database URL`: the instances keep jobs in this PostgreSQL database (else in memory).
+    var database: String?
+    /// `--instances N`: instances on the database per phase; uploads go to the first, subscribers
+    /// are spread over all of them round-robin.
+    var instances = 1
+    /// `--throughput JOBS`: instead of the phases, jobs/s with the zero-cost engine for one in-memory
+    /// instance and 1, 2, 3 instances on `--database`, in that order.
+    var throughputJobs: Int?
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
@@ -64,6 +72,13 @@ struct Options {
             case "--workers":
                 guard let number = Int(value), number >= 0 else { return .failure(UsageError("--workers must be ≥ 0")) }
                 options.workers = number
+            case "--database": options.database = value
+            case "--instances":
+                guard let number = Int(value), (1...8).contains(number) else { return .failure(UsageError("--instances must be 1…8")) }
+                options.instances = number
+            case "--throughput":
+                guard let number = Int(value), (1...100_000).contains(number) else { return .failure(UsageError("--throughput must be 1…100000")) }
+                options.throughputJobs = number
             case "--max-rss-mib":
                 guard let number = Int(value), number > 0 else { return .failure(UsageError("--max-rss-mib must be positive")) }
                 options.maxRSSMiB = number
@@ -119,11 +134,21 @@ func health(_ baseURL: String) async -> HealthStatus? {
 
 func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async throws -> PhaseResult {
     var result = PhaseResult(phase: phase)
-    let server = try ServerProcess(
-        binary: options.serve, port: options.port + index, jobs: phase.jobs, workers: options.workers > 0 ? options.workers : phase.jobs, stepDelay: options.stepDelay, heartbeat: options.heartbeat)
-    guard await server.waitUntilReady(within: .seconds(20)) else {
-        await server.stop()
-        throw UsageError("bookscan serve did not become ready on port \(server.port)")
+    var servers: [ServerProcess] = []
+    for instance in 0..<(options.database == nil ? 1 : options.instances) {
+        let extra = options.database.map { ["--database", $0, "--instance", "bench-\(index)-\(instance)"] } ?? []
+        servers.append(
+            try ServerProcess(
+                binary: options.serve, port: options.port + index * 10 + instance, jobs: phase.jobs,
+                workers: options.workers > 0 ? options.workers : phase.jobs, stepDelay: options.stepDelay, heartbeat: options.heartbeat,
+                extra: extra))
+    }
+    let server = servers[0]
+    for instance in servers {
+        guard await instance.waitUntilReady(within: .seconds(30)) else {
+            for started in servers { await started.stop() }
+            throw UsageError("bookscan serve did not become ready on port \(instance.port)")
+        }
     }
     result.idle = server.memory()
     let clock = ContinuousClock()
@@ -154,7 +179,12 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
         return logger
     }()
     let stats = SubscriberStats()
-    let urls = (0..<phase.subscribersPerJob).flatMap { _ in ids.map { api.eventsURL(jobId: $0, after: 0) } }
+    // Subscribers round-robin over the instances (on a database, an event reaches every one of them
+    // the same way: written by the worker's instance, NOTIFY, read back by the subscriber's instance).
+    let apis = servers.map { ScanAPI(baseURL: $0.baseURL, token: nil, http: CurlHTTPClient(), uploadRetry: RetryPolicy(delays: [.zero], jitter: .zero)) }
+    let urls = (0..<phase.subscribersPerJob).flatMap { round in
+        ids.enumerated().map { offset, id in apis[(offset + round) % apis.count].eventsURL(jobId: id, after: 0) }
+    }
     await withTaskGroup(of: Void.self) { group in
         started = clock.now
         var next = 0
@@ -166,7 +196,7 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
             while clock.now < deadline, stats.opened.load(ordering: .relaxed) + stats.failed.load(ordering: .relaxed) < next {
                 try? await Task.sleep(for: .milliseconds(20))
             }
-            if (server.memory().rssMiB ?? 0) > Double(options.maxRSSMiB) {
+            if servers.contains(where: { ($0.memory().rssMiB ?? 0) > Double(options.maxRSSMiB) }) {
                 result.abortedForRSS = true
                 stats.stop.store(true, ordering: .relaxed)
             }
@@ -175,7 +205,7 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
         result.rampSeconds = (clock.now - started).inSeconds
         result.heldAfterRamp = stats.open
         stats.steady.store(true, ordering: .relaxed)
-        let serverCPU0 = server.cpuSeconds(), clientCPU0 = ownCPUSeconds()
+        let serverCPU0 = servers.compactMap { $0.cpuSeconds() }.reduce(0, +), clientCPU0 = ownCPUSeconds()
         let steadyEvents0 = stats.liveEvents.load(ordering: .relaxed)
         let holdStart = clock.now
         var minimum = stats.open
@@ -183,23 +213,24 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
         while clock.now - holdStart < .seconds(options.hold), !result.abortedForRSS {
             try? await Task.sleep(for: .milliseconds(500))
             minimum = min(minimum, stats.open)
-            let now = server.memory()
+            let now = servers.map { $0.memory() }.max { ($0.rssMiB ?? 0) < ($1.rssMiB ?? 0) } ?? server.memory()
             if (now.rssMiB ?? 0) > (peak.rssMiB ?? 0) { peak = now }
             if (now.rssMiB ?? 0) > Double(options.maxRSSMiB) { result.abortedForRSS = true }
         }
         let holdSeconds = (clock.now - holdStart).inSeconds
         result.minHeldDuringHold = minimum
         result.withSubscribers = peak
-        result.withSubscribers.peakMiB = server.memory().peakMiB
+        result.withSubscribers.peakMiB = servers.compactMap { $0.memory().peakMiB }.max()
         result.steadyEvents = stats.liveEvents.load(ordering: .relaxed) - steadyEvents0
-        if let cpu1 = server.cpuSeconds(), let serverCPU0 { result.serverCPU = (cpu1 - serverCPU0) / holdSeconds * 100 }
+        let serverCPU1 = servers.compactMap { $0.cpuSeconds() }.reduce(0, +)
+        result.serverCPU = (serverCPU1 - serverCPU0) / holdSeconds * 100
         result.clientCPU = (ownCPUSeconds() - clientCPU0) / holdSeconds * 100
         result.jobsRunningAtEnd = await health(server.baseURL)?.jobsRunning
         // 3. Stop: subscribers close on their next frame (heartbeats come every --heartbeat s), then the server goes.
         stats.stop.store(true, ordering: .relaxed)
         let closeDeadline = clock.now + .seconds(options.heartbeat * 3 + 2)
         while stats.open > 0, clock.now < closeDeadline { try? await Task.sleep(for: .milliseconds(100)) }
-        await server.stop()
+        for instance in servers { await instance.stop() }
         group.cancelAll()
     }
     result.failed = stats.failed.load(ordering: .relaxed)
@@ -215,7 +246,8 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
 }
 
 func printResults(_ results: [PhaseResult], options: Options) {
-    print("ServerBench: bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers \(options.workers > 0 ? "\(options.workers)" : "= jobs") --queue = jobs; batches of \(options.batch); hold \(options.hold) s")
+    let store = options.database == nil ? "in memory" : "PostgreSQL, \(options.instances) instance(s), subscribers spread over them; RSS = the largest instance's"
+    print("ServerBench (jobs \(store)): bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers \(options.workers > 0 ? "\(options.workers)" : "= jobs") --queue = jobs; batches of \(options.batch); hold \(options.hold) s")
     print("| phase (jobs × subs/job) | jobs accepted | subscribers held (after ramp / min in hold) | failed | ramp s | RSS idle MiB | RSS + jobs MiB | RSS + subscribers MiB (VmHWM) | KiB per subscriber | server threads | latency p50 / p99 ms (steady) | latency p50 / p99 ms (during ramp) | live events in hold (per s) | server CPU % / client CPU % in hold | jobs still running at end |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results {
@@ -246,6 +278,15 @@ func main() async -> Int32 {
     guard let data = FileManager.default.contents(atPath: options.image) else {
         say("ServerBench: cannot read \(options.image)")
         return 3
+    }
+    if let jobs = options.throughputJobs {
+        do {
+            try await printThroughput(jobs: jobs, options: options, jpeg: [UInt8](data))
+            return 0
+        } catch {
+            say("ServerBench: throughput: \(error)")
+            return 2
+        }
     }
     var results: [PhaseResult] = []
     for (index, phase) in options.phases.enumerated() {

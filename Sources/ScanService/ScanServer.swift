@@ -59,7 +59,8 @@ public struct ScanServer: Sendable {
 
         let workers = ScanWorkers(
             store: store, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
-            maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, metrics: metrics, logger: logger)
+            maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, instant: configuration.faults.instantScan, metrics: metrics,
+            logger: logger)
         let housekeeping = Housekeeping(store: store, interval: min(configuration.jobTTL, .seconds(30)))
         let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(guarded, tlsConfiguration: $0.configuration) } ?? guarded

@@ -138,4 +138,51 @@ struct SharedStoreTests {
         let watch = try await cli.bookscan(["watch", id.uuidString, "--server", "http://127.0.0.1:\(fresh.port)", "--json"])
         #expect(watch.status == 0, "\(watch.stderr)")
     }
+
+    @Test("PostgreSQL stopped for 10 s in the middle of a batch of 20: /healthz 503 degraded, database unavailable; requests 503 + Retry-After; once it is back every job succeeds, no restart, and every job's stored events are gap-free with one terminal")
+    func databaseAway() async throws { try await running { try await self.databaseAwayBody($0) } }
+
+    func databaseAwayBody(_ started: Started) async throws {
+        guard PostgresCluster.unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" else { return }
+        // A cluster of its own: the shared one serves the other tests meanwhile.
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let database = try cluster.freshDatabase()
+        let a = try await instance(database, "A", extra: ["--scan-step-delay", "30ms"], in: started)
+        let b = try await instance(database, "B", extra: ["--scan-step-delay", "30ms"], in: started)
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<20 { files["p\(i).jpg"] = try BatchTests.photo(seed: 90 + i) }
+        let root = try BatchTests.folder(files)
+        let batch = try ChildProcess.bookscan(["batch", root, "--server", "http://127.0.0.1:\(a.port)", "--json", "--quiet", "--jobs", "4"])
+        // Once jobs are running, the database goes away for 10 s.
+        _ = await ChildProcess.until(.seconds(60)) {
+            Int(((try? database.psql("SELECT count(*) FROM bookscan_events")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 30
+        }
+        try cluster.pause()
+        let away = ContinuousClock.now
+        let health = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)/healthz"))
+        let status = try WireCoding.decode(HealthStatus.self, from: Data(health.body))
+        #expect(health.status == 503 && status.status == "degraded" && status.database == "unavailable")
+        let refused = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)" + Routes.scan(UUID())))
+        #expect(refused.status == 503 && refused.header("Retry-After") != nil)
+        #expect((try? WireCoding.decode(ErrorResponse.self, from: Data(refused.body)))?.error.code == .databaseUnavailable)
+        try await Task.sleep(until: away + .seconds(10))
+        try cluster.resume()
+        #expect(await batch.exit() == 0, "\(batch.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((batch.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+        #expect(summary["succeeded"] as? Int == 20 && summary["failed"] as? Int == 0)
+        // What any subscriber replays: per job seq 1...N with no gap, nothing back, one terminal, succeeded.
+        let payloads = try database.psql("SELECT payload FROM bookscan_events ORDER BY job_id, seq").split(separator: "\n")
+        var byJob: [UUID: [JobEvent]] = [:]
+        for payload in payloads {
+            if case .event(let event) = try WireCoding.decode(ServerMessage.self, from: Data(payload.utf8)) { byJob[event.jobId, default: []].append(event) }
+        }
+        #expect(byJob.count == 20)
+        for events in byJob.values {
+            expectSound(events)
+            #expect(events.first?.seq == 1)
+        }
+        let healthy = try await http.send(HTTPRequestData(method: "GET", url: "http://127.0.0.1:\(b.port)/healthz"))
+        #expect(healthy.status == 200)
+    }
 }

@@ -1,7 +1,11 @@
 import BookscanTestSupport
 import Foundation
-import ScanService
+import Logging
+import PostgresNIO
+import ScanProtocol
 import Testing
+
+@testable import ScanService
 
 /// The PostgreSQL job store's schema on a real, throw-away cluster (never a mock): migrations from
 /// an empty database, several instances migrating at once, and a database newer than the build.
@@ -43,6 +47,50 @@ struct SchemaMigrationTests {
         }
         #expect(applied.flatMap { $0 }.sorted() == Array(1...DatabaseSchema.latestVersion), "\(applied)")
         #expect(try cluster.psql("SELECT count(*) FROM bookscan_migrations").trimmingCharacters(in: .whitespacesAndNewlines) == "\(DatabaseSchema.latestVersion)")
+    }
+
+    @Test("a database of the previous schema version, with jobs in it, is upgraded in place: the jobs, their events and images kept; the new checks and column in force; the old jobs go on with the store")
+    func fromPreviousVersion() async throws {
+        guard let cluster = try Self.database() else { return }
+        let url = try DatabaseURL(cluster.url)
+        let previous = DatabaseSchema.latestVersion - 1
+        #expect(try await DatabaseSchema.migrate(url, upTo: previous) == Array(1...previous))
+        // Rows as the previous build wrote them: a running job (seq 2, its image) and a finished one.
+        let running = "6f1c2a4e-0000-4000-8000-0000000000a1", finished = "6f1c2a4e-0000-4000-8000-0000000000a2"
+        for (id, state, seq) in [(running, "running", 2), (finished, "succeeded", 3)] {
+            try cluster.psql(
+                "INSERT INTO bookscan_jobs (id, digest, state, stage, fraction, latest_seq, image_bytes, created_at, updated_at, lease_owner) "
+                    + "VALUES ('\(id)', '\\x01', '\(state)', 'detecting_spines', 0.5, \(seq), 3, now(), now(), 'old-instance')")
+            for n in 1...seq { try cluster.psql("INSERT INTO bookscan_events VALUES ('\(id)', \(n), '{\"seq\":\(n)}')") }
+        }
+        try cluster.psql("INSERT INTO bookscan_images VALUES ('\(running)', '\\x010203')")
+        #expect(try await DatabaseSchema.migrate(url) == [DatabaseSchema.latestVersion])
+        #expect(try cluster.psql("SELECT count(*) FROM bookscan_events").hasPrefix("5"))
+        #expect(try cluster.psql("SELECT length(bytes) FROM bookscan_images").hasPrefix("3"))
+        #expect(try cluster.psql("SELECT max(version) FROM bookscan_migrations").hasPrefix("\(DatabaseSchema.latestVersion)"))
+        // The new checks hold: an unknown state, a fraction above 1, a seq 0 are refused.
+        #expect(throws: PostgresCluster.StartFailed.self) { try cluster.psql("UPDATE bookscan_jobs SET state = 'done' WHERE id = '\(running)'") }
+        #expect(throws: PostgresCluster.StartFailed.self) { try cluster.psql("UPDATE bookscan_jobs SET fraction = 1.5 WHERE id = '\(running)'") }
+        #expect(throws: PostgresCluster.StartFailed.self) { try cluster.psql("INSERT INTO bookscan_events VALUES ('\(running)', 0, '{}')") }
+        // The job the old build left running goes on: its next event is seq 3 and the finisher is recorded.
+        try await withPostgresClient(url) { client in
+            let table = JobTable(client: client, ttl: .seconds(3600), logger: Logger(label: "test"))
+            let id = try #require(UUID(uuidString: running))
+            let next = try await table.append(id, state: .succeeded, stage: .done, fraction: 1, now: Date(), owner: "old-instance")
+            #expect(next?.seq == 3)
+        }
+        #expect(try cluster.psql("SELECT finished_by FROM bookscan_jobs WHERE id = '\(running)'").hasPrefix("old-instance"))
+        #expect(try cluster.psql("SELECT count(*) FROM bookscan_jobs WHERE finished_by IS NULL").hasPrefix("1"))
+    }
+
+    /// Runs `body` with a pool on `url` (its `run()` going meanwhile).
+    func withPostgresClient(_ url: DatabaseURL, _ body: (PostgresClient) async throws -> Void) async throws {
+        var logger = Logger(label: "test.postgres")
+        logger.logLevel = .critical
+        let client = PostgresClient(configuration: DatabaseConnector(url: url).clientConfiguration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        try await body(client)
     }
 
     @Test("a database migrated by a newer build is refused with one line, and nothing is changed")

@@ -15,6 +15,10 @@ package struct FaultSeams: Sendable {
     /// Sleep this long after each progress step of a scan, so scans last long enough to disturb
     /// (`bookscan serve --scan-step-delay SECONDS`, hidden).
     package var scanStepDelay: Duration?
+    /// Replace the scan engine with one that costs nothing: a job runs through its stages and
+    /// succeeds with an empty result at once (`bookscan serve --instant-scan`, hidden; benchmarks of
+    /// the job store and fan-out, where the engine's CPU would hide what is measured).
+    package var instantScan: Bool
     /// Called on the thread that validates an upload (tests check it is off the cooperative pool).
     package var observeValidation: (@Sendable () -> Void)?
     /// Called with the method and path of every HTTP request the router serves, and whether it is a
@@ -28,6 +32,7 @@ package struct FaultSeams: Sendable {
         failEveryNthPoll: Int? = nil,
         responseDelay: Duration? = nil,
         scanStepDelay: Duration? = nil,
+        instantScan: Bool = false,
         observeValidation: (@Sendable () -> Void)? = nil,
         observeRequest: (@Sendable (_ method: String, _ path: String, _ refusedUpgrade: Bool) -> Void)? = nil
     ) {
@@ -38,6 +43,7 @@ package struct FaultSeams: Sendable {
         self.failEveryNthPoll = failEveryNthPoll
         self.responseDelay = responseDelay
         self.scanStepDelay = scanStepDelay
+        self.instantScan = instantScan
         self.observeValidation = observeValidation
     }
 }

@@ -15,6 +15,8 @@ struct ScanWorkers: Sendable {
     let count: Int
     let maxPixels: Int
     let stepDelay: Duration?
+    /// Test seam (`FaultSeams.instantScan`): no engine, an empty result at once.
+    var instant = false
     let metrics: ServiceMetrics
     let logger: Logger
 
@@ -46,6 +48,7 @@ struct ScanWorkers: Sendable {
         do {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
                 let reporter = JobProgressPublisher(job: job, stepDelay: stepDelay)
+                if instant { return Self.instantScan(reporter) }
                 do throws(ScanEngineError) {
                     let result = try engine.scan(
                         jpeg: image, maxPixels: maxPixels,
@@ -60,6 +63,14 @@ struct ScanWorkers: Sendable {
         } catch {
             await job.abandon()
         }
+    }
+
+    /// The zero-cost scan of the `instantScan` seam: every stage once, then an empty result.
+    private static func instantScan(_ reporter: JobProgressPublisher) -> Result<ScanResult, ScanEngineError> {
+        for stage in [ScanStage.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing] {
+            reporter.report(stage: stage, fraction: Double(stage.progressRank) / 6)
+        }
+        return .success(ScanResult(imageWidth: 0, imageHeight: 0, workingWidth: 0, workingHeight: 0, rows: [], spines: [], timings: []))
     }
 
     private func finish(_ job: any RunningJob, _ outcome: Result<ScanResult, ScanEngineError>) {

@@ -55,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxAttempts = DatabaseSettings.defaultMaxAttempts
     @Option(help: "How long a claimed job stays this instance's without renewal (e.g. 10s).") var lease = CommandDuration(DatabaseSettings.defaultLease)
     @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: CommandDuration?
+    @Flag(name: .customLong("instant-scan"), help: .hidden) var instantScan = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -113,7 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
             jobTTL: jobTTL.duration, heartbeatInterval: heartbeat.duration
-        ).injecting(FaultSeams(scanStepDelay: scanStepDelay?.duration))
+        ).injecting(FaultSeams(scanStepDelay: scanStepDelay?.duration, instantScan: instantScan))
         settings.uploadMemory = max(uploadMemory, maxBytes)
         settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
         settings.headerTimeout = headerTimeout.duration

@@ -34,12 +34,14 @@ struct DatabaseConnector: Sendable {
 
 /// Schema management for operators and tests: applies the migrations (`serve --migrate-only`).
 package enum DatabaseSchema {
-    /// Connects to `url`, applies every missing migration under the advisory lock, and returns the
-    /// versions this call applied (empty when the schema was current).
-    package static func migrate(_ url: DatabaseURL, logger: Logger = Logger(label: "bookscan.database")) async throws -> [Int] {
+    /// Connects to `url`, applies every missing migration (up to `version`, the latest by default)
+    /// under the advisory lock, and returns the versions this call applied (empty when current).
+    package static func migrate(
+        _ url: DatabaseURL, upTo version: Int? = nil, logger: Logger = Logger(label: "bookscan.database")
+    ) async throws -> [Int] {
         let connection = try await DatabaseConnector(url: url).connect(logger: logger)
         do {
-            let applied = try await SchemaMigrations.apply(on: connection, logger: logger)
+            let applied = try await SchemaMigrations.apply(on: connection, upTo: version ?? SchemaMigrations.latest, logger: logger)
             try await connection.close()
             return applied
         } catch {

@@ -108,6 +108,7 @@ struct JobTable: Sendable {
             UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
                 updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
                 result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
+                finished_by = CASE WHEN \(terminal) THEN COALESCE(\(owner), lease_owner) ELSE finished_by END,
                 lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
             WHERE id = \(id)
             """, logger: logger

@@ -6,7 +6,8 @@ import ScanProtocol
 
 /// A job this instance's worker runs from the shared store: events are written in order by one
 /// writer task (each in its own transaction, retried while the database is away, never once the
-/// lease is lost), and the lease is renewed while the scan runs, which also carries cancel requests.
+/// lease is lost), and the lease is renewed while the scan runs, which also carries cancel requests;
+/// a scan whose lease was lost stops (what it would write is refused: the new holder writes).
 final class PostgresRunningJob: RunningJob {
     let id: UUID
     private let owner: String
@@ -16,6 +17,13 @@ final class PostgresRunningJob: RunningJob {
     private let cancelRequested = NIOLockedValueBox(false)
     private let ended = NIOLockedValueBox(false)
     private let renewal: Task<Void, Never>
+    /// Events queued but not yet written, and when the writer last moved (or the first of them came).
+    private let backlog = NIOLockedValueBox(Backlog())
+
+    private struct Backlog {
+        var pending = 0
+        var since = ContinuousClock.now
+    }
 
     private struct Write: Sendable {
         let state: JobState
@@ -34,12 +42,27 @@ final class PostgresRunningJob: RunningJob {
         let (stream, writes) = AsyncStream<Write>.makeStream()
         self.writes = writes
         let canceled = cancelRequested
+        let backlog = self.backlog
         renewal = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: lease / 3)
                 if Task.isCancelled { return }
+                let stalled = backlog.withLockedValue { $0.pending > 0 && ContinuousClock.now - $0.since > Self.stallLimit(lease) }
+                if stalled {
+                    // The writer has not moved for several leases while renewals still go through: give
+                    // the job up rather than hold it with no progress; another worker runs it again.
+                    logger.warning("event writer stalled; giving the job up", metadata: ["job": "\(id)"])
+                    canceled.withLockedValue { $0 = true }
+                    try? await table.release(id, owner: owner)
+                    return
+                }
                 do {
-                    guard let flagged = try await table.renew(id, owner: owner, lease: lease) else { return }  // lost, or the job ended
+                    guard let flagged = try await table.renew(id, owner: owner, lease: lease) else {
+                        // Lost (it expired while the database was away and another instance took the
+                        // job; that one writes its events now) or the job ended: this scan stops.
+                        canceled.withLockedValue { $0 = true }
+                        return
+                    }
                     if flagged { canceled.withLockedValue { $0 = true } }
                 } catch {
                     // The database is away: keep scanning and keep trying; the lease holds for its length.
@@ -51,6 +74,10 @@ final class PostgresRunningJob: RunningJob {
         Task {
             for await write in stream {
                 await Self.write(write, id: id, owner: owner, table: table, logger: logger)
+                backlog.withLockedValue {
+                    $0.pending -= 1
+                    $0.since = ContinuousClock.now
+                }
                 if write.state.isTerminal { break }
             }
             renewal.cancel()
@@ -66,6 +93,10 @@ final class PostgresRunningJob: RunningJob {
             return true
         }
         guard accepted else { return false }
+        backlog.withLockedValue {
+            if $0.pending == 0 { $0.since = ContinuousClock.now }
+            $0.pending += 1
+        }
         writes.yield(Write(state: state, stage: stage, fraction: fraction, now: now, result: result, error: error))
         if state.isTerminal { writes.finish() }
         return true
@@ -78,6 +109,10 @@ final class PostgresRunningJob: RunningJob {
         renewal.cancel()
         try? await table.release(id, owner: owner)
     }
+
+    /// How long the writer may make no progress before the job is given up (the database answers
+    /// renewals, so something else holds the writer): three leases.
+    static func stallLimit(_ lease: Duration) -> Duration { lease * 3 }
 
     /// How long one attempt to write an event may take.
     static let attemptDeadline: Duration = .seconds(5)

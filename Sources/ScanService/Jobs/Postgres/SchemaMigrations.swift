@@ -57,14 +57,26 @@ enum SchemaMigrations {
                     bytes bytea NOT NULL
                 )
                 """,
-            ])
+            ]),
+        Migration(
+            version: 2, name: "typed states checked by the database; the instance that finished a job",
+            statements: [
+                """
+                ALTER TABLE bookscan_jobs
+                    ADD CONSTRAINT bookscan_jobs_state_known CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'canceled')),
+                    ADD CONSTRAINT bookscan_jobs_fraction_range CHECK (fraction >= 0 AND fraction <= 1),
+                    ADD COLUMN finished_by text
+                """,
+                "ALTER TABLE bookscan_events ADD CONSTRAINT bookscan_events_seq_positive CHECK (seq > 0)",
+            ]),
     ]
 
     /// The newest schema version this build knows.
     static var latest: Int { all.last?.version ?? 0 }
 
-    /// Applies every migration the database lacks, under the advisory lock; returns the versions applied.
-    static func apply(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+    /// Applies every migration the database lacks (up to `target`, the latest by default: tests stop
+    /// at an earlier version to upgrade from it), under the advisory lock; returns the versions applied.
+    static func apply(on connection: PostgresConnection, upTo target: Int = latest, logger: Logger) async throws -> [Int] {
         try await connection.execute("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
         do {
             try await connection.execute(
@@ -81,7 +93,7 @@ enum SchemaMigrations {
                 throw MigrationError(description: "the database schema is version \(newest), newer than this build's \(latest); upgrade bookscan")
             }
             var done: [Int] = []
-            for migration in all where !applied.contains(migration.version) {
+            for migration in all where !applied.contains(migration.version) && migration.version <= target {
                 try await connection.execute("BEGIN", logger: logger)
                 do {
                     for statement in migration.statements {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Issue 15 benchmarks: jobs in PostgreSQL vs in memory, in the same run, on a throw-away cluster this
+# script starts (Unix socket only, fsync off like the tests; as root through runuser -u postgres).
+#
+#   Benchmarks/store-bench.sh throughput [JOBS]          jobs/s, zero-cost engine: memory, 1, 2, 3 instances on the database
+#   Benchmarks/store-bench.sh latency [ServerBench options…]   emit → frame latency and RSS: in memory, then 2 instances on the database
+#
+# Needs: swift build -c release --scratch-path .build-bench --product bookscan  (and --product ServerBench); PostgreSQL (scripts/bootstrap).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-throughput}
+shift || true
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -x "$bin/initdb" ] || { echo "store-bench: PostgreSQL is not installed (scripts/bootstrap installs it)" >&2; exit 2; }
+dir=$(mktemp -d /tmp/bookscan-bench-pg.XXXXXX)
+as=()
+if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$dir"; as=(runuser -u postgres --); fi
+port=5499
+"${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync -E UTF8 >/dev/null
+"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" -o "-c listen_addresses='' -k $dir -p $port -c fsync=off -c max_connections=300" start >/dev/null
+trap '"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -w -m immediate stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+"${as[@]}" "$bin/psql" -h "$dir" -p $port -U postgres -qc "CREATE DATABASE bench" postgres
+url="postgres://postgres@localhost:$port/bench?host=$dir"
+ulimit -n 30000 2>/dev/null || true
+image=SampleImages/shelf_one_row.jpg
+case "$mode" in
+  throughput) .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" --throughput "${1:-1000}" --database "$url" ;;
+  latency)
+    .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" "$@"
+    .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" --database "$url" --instances 2 --port 18580 "$@" ;;
+  *) echo "usage: $0 throughput [JOBS] | latency [ServerBench options…]" >&2; exit 64 ;;
+esac
