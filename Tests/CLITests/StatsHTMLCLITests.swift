@@ -2,7 +2,7 @@ import BookscanTestSupport
 import Foundation
 import Testing
 
-/// `bookscan stats --html` as a user runs it.
+/// `bookscan stats --html` as a user runs it, and the page in a real headless browser.
 @Suite("stats --html")
 struct StatsHTMLCLITests {
     static let repository = CLITests.samples.deletingLastPathComponent()
@@ -69,5 +69,27 @@ struct StatsHTMLCLITests {
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.stdout.contains("No runs recorded"))
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains("<h2>No data yet</h2>"))
+    }
+
+    /// scripts/html-report-check: the page in a real headless Chromium, offline. Without chromium the test
+    /// is skipped with one line; under CI=true a missing chromium fails (scripts/bootstrap installs it).
+    @Test("a real headless Chromium renders the page offline: a screenshot that is not blank, a DOM without scripts")
+    func browserCheck() async throws {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        let chromium = path.flatMap { ["\($0)/chromium", "\($0)/chromium-browser"] }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let chromium else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("CI=true: chromium is not installed (scripts/bootstrap installs it)")
+            } else {
+                print("bookscan tests: chromium is not installed; skipping the browser check of stats --html")
+            }
+            return
+        }
+        let script = Self.repository.appendingPathComponent("scripts/html-report-check")
+        let child = try ChildProcess(executable: script, [], environment: ["BOOKSCAN_BIN": CLITests.binary.path, "CHROMIUM": chromium])
+        let status = await child.exit()
+        #expect(status == 0, "\(child.stdout)\(child.stderr)")
+        #expect(child.stdout.contains("html-report-check: ok"), "\(child.stdout)")
     }
 }
