@@ -6,9 +6,11 @@ struct CompletionsCommand: ParsableCommand {
         commandName: "completions",
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
-            bash:  bookscan completions bash > ~/.local/share/bash-completion/completions/bookscan
-            zsh:   bookscan completions zsh > ~/.zfunc/_bookscan   (with fpath=(~/.zfunc $fpath); autoload -U compinit; compinit in ~/.zshrc)
-            fish:  bookscan completions fish > ~/.config/fish/completions/bookscan.fish
+            Install the script where your shell looks for completions:
+              bash:  bookscan completions bash > ~/.local/share/bash-completion/completions/bookscan
+              zsh:   bookscan completions zsh > ~/.zfunc/_bookscan
+                     (with fpath=(~/.zfunc $fpath); autoload -U compinit; compinit in ~/.zshrc)
+              fish:  bookscan completions fish > ~/.config/fish/completions/bookscan.fish
             """
     )
 
