@@ -99,6 +99,24 @@ struct StatsHTMLReportTests {
         #expect(section.contains("<svg class=\"chart\""))
     }
 
+    @Test("a long history: the heat map keeps the latest days and the busiest networks, and says so; the tables keep all")
+    func longHistory() throws {
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        var records: [AnalyticsRecord] = []
+        for day in 0..<40 {
+            for network in 0..<(day < 5 ? 45 : 1) {
+                var record = try AnalyticsTests().record(network: String(format: "%016x", network), strategy: .websocket)
+                record.timestamp = start.addingTimeInterval(Double(day) * 86_400)
+                records.append(record)
+            }
+        }
+        let page = Self.page(records, by: .day)
+        #expect(page.contains("The map shows the last 31 of 40 days"))
+        #expect(page.contains("The map shows the 40 networks with most runs of 45"))
+        let networks = try Self.slice(page, from: "<section id=\"networks\">", to: "</section>")
+        #expect(networks.components(separatedBy: "<details>").count - 1 == 45)
+    }
+
     @Test("every text from the log is escaped: hostile network and server names, verdicts and paths stay text")
     func escaping() throws {
         let hostile = "<script>alert('x')</script>\"><img src=x onerror=alert(1)>&amp;"
