@@ -8,6 +8,9 @@ struct Bookscan: AsyncParsableCommand {
         commandName: "bookscan",
         abstract: "Scan bookshelf photos and follow each scan job in real time.",
         version: BookscanVersion.current,
-        subcommands: [ScanCommand.self, BatchCommand.self, WatchCommand.self, StatsCommand.self, MemoryCommand.self, ServeCommand.self]
+        subcommands: [
+            ScanCommand.self, BatchCommand.self, WatchCommand.self, StatsCommand.self, MemoryCommand.self, ServeCommand.self,
+            CompletionsCommand.self,
+        ]
     )
 }

@@ -7,7 +7,11 @@ import ScanProtocol
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Summarise the analytics log: completion, WebSocket success and fallback rates against their targets."
+        abstract: "Summarise the analytics log: completion, WebSocket success and fallback rates against their targets.",
+        discussion: """
+            With --html FILE the same summary is written as one self-contained HTML page (charts inline, no script); \
+            exit 21 when it cannot be written.
+            """
     )
 
     @Option(help: "Analytics log to read (default: $BOOKSCAN_ANALYTICS_LOG or $XDG_STATE_HOME/bookscan/analytics.jsonl).")
@@ -15,23 +19,43 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "Only runs since this long ago (24h, 7d, 30m) or this date (2026-11-01).") var since: String?
     @Option(help: "Group by strategy, network, day or server.") var by: StatsGrouping = .strategy
     @Flag(help: "Print the numbers as JSON.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "Write the summary as one self-contained HTML page (inline charts, no script, nothing loaded) to this file.",
+            valueName: "file"))
+    var html: String?
 
     func run() throws {
         let path = AnalyticsLog.defaultPath(override: log)
         let cutoff = try since.map(Self.parseSince)
         let (all, skipped) = AnalyticsLog(path: path).read()
         let records = all.filter { record in cutoff.map { record.timestamp >= $0 } ?? true }
+        let verdicts =
+            by == .network || (html != nil && !records.isEmpty)
+            ? StatsSummary.networkVerdicts(StrategyMemory(path: StrategyMemory.defaultPath()).entries().entries) : [:]
+        let summary = StatsSummary(records: records, skippedLines: skipped, groupedBy: by, verdicts: verdicts)
+        if let html {
+            let report = StatsHTMLReport(
+                summary: summary, timeline: NetworkTimeline(records: records, verdicts: verdicts), source: path, since: cutoff)
+            do {
+                try ReportFile.write(report.render(), to: html)
+            } catch {
+                FileHandle.standardError.write(Data("bookscan: \(html): could not write the HTML report: \(error.reason)\n".utf8))
+                throw ExitStatus.outputUnwritable.exitCode
+            }
+        }
         if records.isEmpty && !json {
             print("No runs recorded\(cutoff == nil ? "" : " in that period") in \(path) yet. Scan something with `bookscan scan PHOTO.jpg`.")
             if skipped > 0 { print("(\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)") }
+            if let html { print("Wrote an HTML report that says so to \(html).") }
             return
         }
-        let verdicts = by == .network ? StatsSummary.networkVerdicts(StrategyMemory(path: StrategyMemory.defaultPath()).entries().entries) : [:]
-        let summary = StatsSummary(records: records, skippedLines: skipped, groupedBy: by, verdicts: verdicts)
         if json {
             let encoder = WireCoding.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
             print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else if let html {
+            print("Wrote the HTML report of \(summary.runs) run\(summary.runs == 1 ? "" : "s") in \(path) to \(html).")
         } else {
             print(StatsRenderer.render(summary, path: path))
         }

@@ -32,7 +32,7 @@ enum ExitStatus: Int32, CaseIterable {
     case fileVanished = 19
     /// The OCR language data is missing: the service cannot read titles, so it does not start.
     case ocrUnavailable = 20
-    /// An output file (`--output`, `--csv`, `--annotate`) could not be written.
+    /// An output file (`--output`, `--csv`, `--annotate`, `stats --html`) could not be written.
     case outputUnwritable = 21
 
     /// One line per code for `--help` and the README.
@@ -59,7 +59,7 @@ enum ExitStatus: Int32, CaseIterable {
          18  an input is not an image at all
          19  an input file vanished or changed while being read
          20  the OCR language data is missing (the scan service does not start)
-         21  an output file (--output, --csv, --annotate) could not be written
+         21  an output file (--output, --csv, --annotate, stats --html) could not be written
          64  bad command line
         """
 
