@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
     ],
     targets: [
         // C libraries and the tiny shims that make them safe to call from Swift (setjmp, variadics).
@@ -89,8 +91,12 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .crypto, .httpTypes, .logging, .nioConcurrencyHelpers, .nioCore, .nioPosix, .nioSSL, .nioWebSocket, .unixSignals,
             ],
+            // The OpenAPI document of protocol v1, compiled into the binary (`GET /openapi.yaml`).
+            resources: [.embedInCode("OpenAPI/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
 

@@ -23,10 +23,11 @@ trap '"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -w -m immediate stop >/dev/null 2>
 url="postgres://postgres@localhost:$port/bench?host=$dir"
 ulimit -n 30000 2>/dev/null || true
 image=SampleImages/shelf_one_row.jpg
+bench=${BIN:-.build-bench/release}  # BIN=.build/debug measures a debug build (say so with the results)
 case "$mode" in
-  throughput) .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" --throughput "${1:-1000}" --database "$url" ;;
+  throughput) "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --throughput "${1:-1000}" --database "$url" ;;
   latency)
-    .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" "$@"
-    .build-bench/release/ServerBench --serve .build-bench/release/bookscan --image "$image" --database "$url" --instances 2 --port 18580 "$@" ;;
+    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" "$@"
+    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --database "$url" --instances 2 --port 18580 "$@" ;;
   *) echo "usage: $0 throughput [JOBS] | latency [ServerBench options…]" >&2; exit 64 ;;
 esac

@@ -8,6 +8,10 @@ public enum Routes {
     public static let scansPrefix = "/v1/scans"
     public static let limits = "/v1/limits"
     public static let health = "/healthz"
+    /// The service's numbers in the Prometheus text format (behind the token when one is set).
+    public static let metrics = "/metrics"
+    /// The OpenAPI 3.1 document of protocol v1.
+    public static let openAPI = "/openapi.yaml"
     /// The multiplexed events route: one WebSocket or event stream for many jobs (`?jobs=ID,ID:N,…`).
     public static let multiplexedEvents = "/v1/events"
     /// Last path component of the events route.
@@ -25,6 +29,8 @@ public enum Routes {
         public static let multiplexedEvents = Routes.multiplexedEvents
         public static let limits = Routes.limits
         public static let health = Routes.health
+        public static let metrics = Routes.metrics
+        public static let openAPI = Routes.openAPI
     }
 
     /// `/v1/scans/{jobId}`: PUT uploads, GET reads the snapshot, DELETE cancels.
@@ -59,6 +65,16 @@ public enum Routes {
     }
 
     /// Whether `path` is an events route (one job's or the multiplexed one).
+    /// The methods a route path answers (for 405 and its `Allow` header), nil for a path that is no route.
+    public static func allowedMethods(forPath path: some StringProtocol) -> [String]? {
+        if isEvents(path) || [limits, health, metrics, openAPI].contains(String(path)) { return ["GET", "HEAD"] }
+        let prefix = scansPrefix + "/"
+        if path.hasPrefix(prefix), !path.dropFirst(prefix.count).isEmpty, !path.dropFirst(prefix.count).contains("/") {
+            return ["GET", "HEAD", "PUT", "DELETE"]
+        }
+        return nil
+    }
+
     public static func isEvents(_ path: some StringProtocol) -> Bool { eventsJobId(inPath: path) != nil || isMultiplexedEvents(path) }
 }
 

@@ -36,12 +36,14 @@ public struct ScanServer: Sendable {
         // Loading the OCR language data takes a while: on a thread of its own, never on the cooperative pool.
         let configuration = self.configuration
         let reading = try await NIOThreadPool.singleton.runIfActive { try OCRStartup(configuration) }
-        let (store, storeServices) = try await Self.makeStore(configuration, logger: logger)
         let metrics = ServiceMetrics()
+        let (store, storeServices) = try await Self.makeStore(configuration, metrics: metrics, logger: logger)
         let routes = ScanRoutes(
             configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
 
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: UnmatchedRouteMiddleware())
         if let observe = configuration.faults.observeRequest {
             router.add(middleware: RequestObserverMiddleware(observe: observe))
         }
@@ -55,7 +57,7 @@ public struct ScanServer: Sendable {
             router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
         }
         routes.register(on: router)
-        let events = EventSocket(configuration: configuration, store: store)
+        let events = EventSocket(configuration: configuration, store: store, metrics: metrics)
 
         let workers = ScanWorkers(
             store: store, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
@@ -77,7 +79,7 @@ public struct ScanServer: Sendable {
 
     /// The job store: in memory, or the shared PostgreSQL store (migrated first unless told not to)
     /// with the services it needs running (the connection pool, the notification listener).
-    private static func makeStore(_ configuration: ServiceConfiguration, logger: Logger) async throws -> (any JobStore, [any Service]) {
+    private static func makeStore(_ configuration: ServiceConfiguration, metrics: ServiceMetrics, logger: Logger) async throws -> (any JobStore, [any Service]) {
         guard let database = configuration.database else {
             return (MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity), [])
         }
@@ -86,7 +88,7 @@ public struct ScanServer: Sendable {
         let client = PostgresClient(configuration: connector.clientConfiguration, backgroundLogger: logger)
         let store = PostgresJobStore(
             client: client, connector: connector, settings: database, ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity,
-            logger: logger)
+            metrics: metrics, logger: logger)
         return (store, [client, EventFeedService(feed: store.feed, tick: configuration.heartbeatInterval)])
     }
 }

@@ -12,6 +12,7 @@ import WSCore
 struct EventSocket: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
+    let metrics: ServiceMetrics
 
     /// Largest message a client may send (larger: close 1009); clients send only a small hello.
     static let maxInboundMessage = 4096
@@ -38,7 +39,7 @@ struct EventSocket: Sendable {
             return .dontUpgrade
         }
         if Routes.isMultiplexedEvents(uri.path) {
-            let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store)
+            let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store, metrics: metrics)
             return .upgrade([:]) { inbound, outbound, _ in
                 try await multiplexed.serve(uri: uri, inbound: inbound, outbound: outbound)
             }
@@ -92,7 +93,11 @@ struct EventSocket: Sendable {
             try await outbound.close(.policyViolation, reason: "too many subscribers")
             return
         }
-        defer { subscription.end() }
+        metrics.subscriberOpened(.websocket)
+        defer {
+            subscription.end()
+            metrics.subscriberClosed(.websocket)
+        }
         // Events are already buffered in `frames`; writing starts when the client says hello (or
         // after a grace period), so no frame rides in the same segment as the 101 response.
         let (ready, readySignal) = AsyncStream<Void>.makeStream()
@@ -123,6 +128,7 @@ struct EventSocket: Sendable {
             switch frame {
             case .event(let text, _, let terminal):
                 try await outbound.write(.text(text))
+                metrics.eventSent(.websocket)
                 eventsSent += 1
                 if terminal {
                     try await outbound.close(.normalClosure, reason: "job finished")
@@ -135,6 +141,7 @@ struct EventSocket: Sendable {
             case .heartbeat:
                 let message = ServerMessage.heartbeat(Heartbeat(latestSeq: subscription.latestSeq, timestamp: Date()))
                 try await outbound.write(.text(String(decoding: try WireCoding.encode(message), as: UTF8.self)))
+                metrics.heartbeatSent(.websocket)
             }
         }
     }

@@ -12,6 +12,7 @@ import ServiceLifecycle
 struct EventStream: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
+    let metrics: ServiceMetrics
 
     /// The streamed response for job `id`, resuming after `after`; throws the route's JSON errors
     /// (404 unknown job, 429 too many subscribers) before any byte of the stream.
@@ -34,16 +35,20 @@ struct EventStream: Sendable {
         var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
         // Asks nginx-style proxies not to buffer; a proxy that buffers anyway is what the client detects.
         if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
-        let configuration = self.configuration
+        let configuration = self.configuration, metrics = self.metrics
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                defer { subscription.end() }
+                metrics.subscriberOpened(.sse)
+                defer {
+                    subscription.end()
+                    metrics.subscriberClosed(.sse)
+                }
                 // A service shutting down ends its open streams (cleanly, without a terminal event):
                 // clients resume after their last seq, from this instance once it is back or from
                 // another one. Without this, a graceful shutdown waits for every job to finish.
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(subscription, to: &writer, configuration: configuration)
+                    try await Self.stream(subscription, to: &writer, configuration: configuration, metrics: metrics)
                 } onGracefulShutdown: {
                     subscription.continuation.finish()
                 }
@@ -52,8 +57,9 @@ struct EventStream: Sendable {
     }
 
     /// Writes the opening, then each frame as it comes (heartbeats interleaved) until the terminal event.
-    private static func stream(_ subscription: JobSubscription, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration)
-        async throws
+    private static func stream(
+        _ subscription: JobSubscription, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration, metrics: ServiceMetrics
+    ) async throws
     {
         try await writer.write(ByteBuffer(string: EventStreamWire.opening))
         if configuration.faults.silentSockets {
@@ -74,6 +80,7 @@ struct EventStream: Sendable {
             switch frame {
             case .event(let text, let seq, let terminal):
                 try await writer.write(ByteBuffer(string: EventStreamWire.message(seq: seq, frameJSON: text)))
+                metrics.eventSent(.sse)
                 eventsSent += 1
                 if terminal { return }
                 if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
@@ -81,6 +88,7 @@ struct EventStream: Sendable {
                 }
             case .heartbeat:
                 try await writer.write(ByteBuffer(string: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq)))
+                metrics.heartbeatSent(.sse)
             }
         }
     }

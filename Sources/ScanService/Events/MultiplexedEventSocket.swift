@@ -14,6 +14,7 @@ import WSCore
 struct MultiplexedEventSocket: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
+    let metrics: ServiceMetrics
 
     func serve(uri: URI, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let initial = uri.queryParameters.get(ProtocolNames.jobsQuery).flatMap { JobCursor.list(fromQuery: $0) } ?? []
@@ -24,7 +25,11 @@ struct MultiplexedEventSocket: Sendable {
         }
         let set = SubscriptionSet(
             store: store, maxSubscribersPerJob: configuration.maxSubscribersPerJob, maxJobs: configuration.maxJobsPerEventSocket)
-        defer { set.close() }
+        metrics.subscriberOpened(.websocket)
+        defer {
+            set.close()
+            metrics.subscriberClosed(.websocket)
+        }
         // As on a one-job socket, frames are written once the client says hello (or after the grace period).
         let (ready, readySignal) = AsyncStream<Void>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -57,6 +62,7 @@ struct MultiplexedEventSocket: Sendable {
                 try await outbound.write(.text(text))
             case .event(let text, _, _, _):
                 try await outbound.write(.text(text))
+                metrics.eventSent(.websocket)
                 eventsSent += 1
                 if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
                     try await outbound.close(.unexpectedServerError, reason: "injected fault: socket dropped")
@@ -66,6 +72,7 @@ struct MultiplexedEventSocket: Sendable {
                 let jobs = set.latestSeqs
                 let heartbeat = Heartbeat(latestSeq: jobs.map(\.latestSeq).max() ?? 0, timestamp: Date(), jobs: jobs)
                 try await outbound.write(.text(SubscriptionSet.text(.heartbeat(heartbeat))))
+                metrics.heartbeatSent(.websocket)
             }
         }
     }

@@ -14,6 +14,7 @@ import ServiceLifecycle
 struct MultiplexedEventStream: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
+    let metrics: ServiceMetrics
 
     func response(for cursors: [JobCursor]) async throws -> Response {
         if let status = configuration.faults.refuseUpgradeStatus {
@@ -31,15 +32,19 @@ struct MultiplexedEventStream: Sendable {
         }
         var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
         if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
-        let configuration = self.configuration, store = self.store
+        let configuration = self.configuration, store = self.store, metrics = self.metrics
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 let set = SubscriptionSet(
                     store: store, maxSubscribersPerJob: configuration.maxSubscribersPerJob, maxJobs: configuration.maxJobsPerEventSocket)
-                defer { set.close() }
+                metrics.subscriberOpened(.sse)
+                defer {
+                    set.close()
+                    metrics.subscriberClosed(.sse)
+                }
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(cursors, set: set, to: &writer, configuration: configuration)
+                    try await Self.stream(cursors, set: set, to: &writer, configuration: configuration, metrics: metrics)
                 } onGracefulShutdown: {
                     set.close()
                 }
@@ -47,8 +52,10 @@ struct MultiplexedEventStream: Sendable {
             })
     }
 
-    private static func stream(_ cursors: [JobCursor], set: SubscriptionSet, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration)
-        async throws
+    private static func stream(
+        _ cursors: [JobCursor], set: SubscriptionSet, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration,
+        metrics: ServiceMetrics
+    ) async throws
     {
         try await writer.write(ByteBuffer(string: EventStreamWire.opening))
         await set.subscribe(cursors)
@@ -72,6 +79,7 @@ struct MultiplexedEventStream: Sendable {
                 let message = EventStreamWire.multiplexedMessage(
                     type: EventStreamWire.eventType, cursor: JobCursor(jobId: jobId, after: seq), frameJSON: text)
                 try await writer.write(ByteBuffer(string: message))
+                metrics.eventSent(.sse)
                 eventsSent += 1
                 if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter { throw EventStream.InjectedStreamDrop() }
                 if terminal { open.remove(jobId) }
@@ -89,6 +97,7 @@ struct MultiplexedEventStream: Sendable {
                     ByteBuffer(
                         string: EventStreamWire.multiplexedMessage(
                             type: EventStreamWire.heartbeatType, cursor: nil, frameJSON: SubscriptionSet.text(.heartbeat(heartbeat)))))
+                metrics.heartbeatSent(.sse)
             }
             if open.isEmpty { return }
         }

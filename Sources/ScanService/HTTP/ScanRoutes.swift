@@ -37,6 +37,7 @@ final class ScanRoutes: Sendable {
         router.get(RouterPath(Routes.Pattern.multiplexedEvents)) { request, _ in try await self.multiplexedEventsWithoutUpgrade(request) }
         router.get(RouterPath(Routes.Pattern.limits)) { _, _ in try json(.ok, self.limits) }
         router.get(RouterPath(Routes.Pattern.health)) { _, _ in try await self.health() }
+        OperatorRoutes(store: store, metrics: metrics).register(on: router)
     }
 
     var limits: ServiceLimits {
@@ -71,7 +72,10 @@ final class ScanRoutes: Sendable {
             admission = try await store.admit(id: id, image: bytes, digest: digest, seqAfter: seqAfter, now: Date())
         }
         switch admission {
-        case .created(let snapshot), .existing(let snapshot):
+        case .created(let snapshot):
+            metrics.uploaded(bytes: bytes.count)
+            return try json(.accepted, snapshot, location: Routes.scan(id))
+        case .existing(let snapshot):
             return try json(.accepted, snapshot, location: Routes.scan(id))
         case .conflict:
             throw conflict(id)
@@ -137,7 +141,7 @@ final class ScanRoutes: Sendable {
             outcome = try await NIOThreadPool.singleton.runIfActive {
                 observe?()
                 do throws(ImageError) {
-                    _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: maxPixels)
+                    _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: maxPixels, strict: true)
                     return .success(())
                 } catch {
                     return .failure(error)
@@ -191,7 +195,7 @@ final class ScanRoutes: Sendable {
             let after = EventStreamWire.resumeAfter(
                 lastEventID: HTTPField.Name(EventStreamWire.lastEventIDHeader).flatMap { request.headers[$0] },
                 afterQuery: request.uri.queryParameters.get(ProtocolNames.afterQuery))
-            return try await EventStream(configuration: configuration, store: store).response(for: id, after: after)
+            return try await EventStream(configuration: configuration, store: store, metrics: metrics).response(for: id, after: after)
         }
         if let status = configuration.faults.refuseUpgradeStatus {
             throw ServiceError(
@@ -219,7 +223,7 @@ final class ScanRoutes: Sendable {
             throw ServiceError(.badRequest, .badRequest, "\(ProtocolNames.jobsQuery)= must list job ids, each optionally with :after (ID,ID:N,…)")
         }
         if EventStreamWire.accepts(request.headers[.accept]) {
-            return try await MultiplexedEventStream(configuration: configuration, store: store).response(for: cursors)
+            return try await MultiplexedEventStream(configuration: configuration, store: store, metrics: metrics).response(for: cursors)
         }
         if let status = configuration.faults.refuseUpgradeStatus {
             throw ServiceError(

@@ -43,7 +43,7 @@ struct ScanWorkers: Sendable {
 
     private func process(_ claimed: ClaimedJob, pool: NIOThreadPool) async {
         let job = claimed.job, image = claimed.image
-        metrics.scansStarted.add(1, ordering: .relaxed)
+        metrics.scanStarted()
         let engine = self.engine, maxPixels = self.maxPixels, stepDelay = self.stepDelay
         do {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
@@ -78,6 +78,7 @@ struct ScanWorkers: Sendable {
         switch outcome {
         case .success(let result):
             job.publish(state: .succeeded, stage: .done, fraction: 1, now: now, result: result)
+            metrics.scanFinished(result)
             logger.info("scan succeeded", metadata: ["job": "\(job.id)", "spines": "\(result.spines.count)"])
         case .failure(.canceled):
             job.publish(

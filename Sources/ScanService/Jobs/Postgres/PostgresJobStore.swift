@@ -17,16 +17,27 @@ final class PostgresJobStore: JobStore {
     let lease: Duration
     let maxAttempts: Int
     private let logger: Logger
+    private let metrics: ServiceMetrics
     /// Bumped by every notification and upload: a waiting worker looks for a job at once.
     private let wakeups: WakeCounter
     private let closed = NIOLockedValueBox(false)
 
-    init(client: PostgresClient, connector: DatabaseConnector, settings: DatabaseSettings, ttl: Duration, queueCapacity: Int, logger: Logger) {
+    init(
+        client: PostgresClient, connector: DatabaseConnector, settings: DatabaseSettings, ttl: Duration, queueCapacity: Int, metrics: ServiceMetrics,
+        logger: Logger
+    ) {
         let table = JobTable(client: client, ttl: ttl, logger: logger)
         let wakeups = WakeCounter()
         self.table = table
         self.wakeups = wakeups
-        self.feed = PostgresEventFeed(table: table, connector: connector, logger: logger, wake: { wakeups.bump() })
+        self.feed = PostgresEventFeed(
+            table: table, connector: connector, logger: logger,
+            wake: {
+                metrics.notificationReceived()
+                wakeups.bump()
+            })
+        self.metrics = metrics
+        metrics.registerSharedStore()
         self.instance = settings.instance
         self.queueCapacity = queueCapacity
         self.lease = settings.lease
@@ -74,8 +85,11 @@ final class PostgresJobStore: JobStore {
         while !closed.withLockedValue({ $0 }) {
             let seen = wakeups.value
             do {
+                let started = ContinuousClock.now
                 if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
-                    let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, logger: logger)
+                    metrics.claimed(after: ContinuousClock.now - started)
+                    if claim.attempt > 1 { metrics.jobRescued() }
+                    let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, metrics: metrics, logger: logger)
                     return ClaimedJob(image: claim.image, job: job)
                 }
             } catch {

@@ -34,7 +34,7 @@ final class PostgresRunningJob: RunningJob {
         let error: ErrorBody?
     }
 
-    init(id: UUID, owner: String, table: JobTable, lease: Duration, logger: Logger) {
+    init(id: UUID, owner: String, table: JobTable, lease: Duration, metrics: ServiceMetrics, logger: Logger) {
         self.id = id
         self.owner = owner
         self.table = table
@@ -63,6 +63,7 @@ final class PostgresRunningJob: RunningJob {
                         canceled.withLockedValue { $0 = true }
                         return
                     }
+                    metrics.leaseRenewed()
                     if flagged { canceled.withLockedValue { $0 = true } }
                 } catch {
                     // The database is away: keep scanning and keep trying; the lease holds for its length.

@@ -1,6 +1,0 @@
-import Synchronization
-
-/// Counters the service reports on `/healthz`.
-final class ServiceMetrics: Sendable {
-    let scansStarted = Atomic<Int>(0)
-}
