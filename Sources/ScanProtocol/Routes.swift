@@ -75,6 +75,14 @@ public enum Routes {
         return nil
     }
 
+    /// The job id segment of a path under `/v1/scans/` (a scan or its events), unchecked; nil elsewhere.
+    public static func jobIdText(inPath path: some StringProtocol) -> Substring? {
+        let prefix = scansPrefix + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let segment = Substring(path).dropFirst(prefix.count).prefix { $0 != "/" }
+        return segment.isEmpty ? nil : segment
+    }
+
     public static func isEvents(_ path: some StringProtocol) -> Bool { eventsJobId(inPath: path) != nil || isMultiplexedEvents(path) }
 }
 

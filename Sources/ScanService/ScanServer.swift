@@ -43,6 +43,7 @@ public struct ScanServer: Sendable {
 
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: UnmatchedRouteMiddleware())
         if let observe = configuration.faults.observeRequest {
             router.add(middleware: RequestObserverMiddleware(observe: observe))

@@ -1,4 +1,6 @@
 import Foundation
+import ScanClient
+import ScanProtocol
 import Testing
 
 /// `bookscan serve --tls-cert --tls-key` with a throw-away CA, the client's `--cacert`, and the
@@ -68,7 +70,7 @@ struct TLSAndSecretsTests {
         }
     }
 
-    @Test("the token never appears in any output, service log, analytics record or result file")
+    @Test("the token never appears in any output, service log (JSON lines, one access line per request with its request id), /metrics, analytics record or result file")
     func tokenNeverLeaks() async throws {
         let token = "tok-\(UUID().uuidString)-secret"
         let wrongToken = "tok-\(UUID().uuidString)-wrong"
@@ -79,7 +81,7 @@ struct TLSAndSecretsTests {
             try FileManager.default.copyItem(
                 at: CLITests.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let serve = try await ServeProcess.start(["--verbose"], environment: ["BOOKSCAN_TOKEN": token])
+        let serve = try await ServeProcess.start(["--verbose", "--log-format", "json"], environment: ["BOOKSCAN_TOKEN": token])
         let server = "http://127.0.0.1:\(serve.port)"
         let base = ["XDG_STATE_HOME": state.path]
         let withToken = base.merging(["BOOKSCAN_TOKEN": token]) { $1 }
@@ -97,9 +99,22 @@ struct TLSAndSecretsTests {
         try await run("batch", ["batch", folder.path, "--server", server, "--json"], withToken, expect: 0)
         try await run("watch", ["watch", UUID().uuidString, "--server", server], withToken, expect: 12)
         try await run("stats", ["stats", "--json"], base, expect: 0)
+        let scrape = try await CurlHTTPClient().send(
+            HTTPRequestData(method: "GET", url: server + Routes.metrics, headers: [("Authorization", "Bearer \(token)"), ("X-Request-ID", "leak-test-1")]))
+        #expect(scrape.status == 200 && scrape.header("X-Request-ID") == "leak-test-1")
         let serviceLog = await serve.stop()
 
-        var texts: [(String, String)] = [("serve stderr", serviceLog)]
+        // JSON logs: every log line one object; one access line per request, with its request id.
+        let jsonLines = serviceLog.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let objects = jsonLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!objects.isEmpty && objects.count == jsonLines.count)
+        let access = objects.filter { $0["message"] as? String == "request" }
+        #expect(access.contains { $0["route"] as? String == "/v1/scans/{jobId}" && $0["status"] as? Int == 202 && $0["job_id"] is String })
+        #expect(access.contains { $0["status"] as? Int == 401 })
+        #expect(access.contains { $0["request_id"] as? String == "leak-test-1" && $0["route"] as? String == Routes.metrics })
+        #expect(access.allSatisfy { $0["request_id"] is String && $0["instance"] is String && $0["duration_ms"] != nil && $0["time"] is String })
+
+        var texts: [(String, String)] = [("serve stderr", serviceLog), ("/metrics", String(decoding: scrape.body, as: UTF8.self))]
         for (name, result) in outputs {
             texts.append(("\(name) stdout", result.stdout))
             texts.append(("\(name) stderr", result.stderr))

@@ -40,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-unauthenticated"), help: "Listen on a non-loopback address without a token.")
     var allowUnauthenticated = false
     @Flag(help: "Log every scan (info level).") var verbose = false
+    @Option(name: .customLong("log-format"), help: "Log lines as text, or as one JSON object a line (json).") var logFormat = LogFormat.text
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
     @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
@@ -106,10 +107,20 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "refusing to listen on \(host) without a token; set BOOKSCAN_TOKEN, or pass --allow-unauthenticated")
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .info : .notice
-            return handler
+        let level: Logger.Level = verbose ? .info : .notice
+        switch logFormat {
+        case .text:
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        case .json:
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
         var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
@@ -136,7 +147,9 @@ struct ServeCommand: AsyncParsableCommand {
         let authNote = (token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required")
             + (database.map { "; jobs in \($0.url) as \($0.instance)" } ?? "")
         do {
-            try await ScanServer(configuration: configuration, logger: Logger(label: "bookscan.serve"))
+            var logger = Logger(label: "bookscan.serve")
+            logger[metadataKey: "instance"] = .string(database?.instance ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)")
+            try await ScanServer(configuration: configuration, logger: logger)
                 .run(shutdownSignals: [.sigterm, .sigint]) { port in
                     let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
                     FileHandle.standardError.write(Data(line.utf8))
@@ -151,4 +164,10 @@ struct ServeCommand: AsyncParsableCommand {
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
+}
+
+/// How `bookscan serve` writes its log lines.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
 }
