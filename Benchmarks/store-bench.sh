@@ -4,6 +4,7 @@
 #
 #   Benchmarks/store-bench.sh throughput [JOBS]          jobs/s, zero-cost engine: memory, 1, 2, 3 instances on the database
 #   Benchmarks/store-bench.sh latency [ServerBench options…]   emit → frame latency and RSS: in memory, then 2 instances on the database
+#       e.g. latency --phases 1000x1,1000x10 --step-delay 6 --hold 15   (zero-cost engine, a step delay keeps 1,000 jobs in flight)
 #
 # Needs: swift build -c release --scratch-path .build-bench --product bookscan  (and --product ServerBench); PostgreSQL (scripts/bootstrap).
 set -euo pipefail
@@ -27,7 +28,9 @@ bench=${BIN:-.build-bench/release}  # BIN=.build/debug measures a debug build (s
 case "$mode" in
   throughput) "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --throughput "${1:-1000}" --database "$url" ;;
   latency)
-    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" "$@"
-    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --database "$url" --instances 2 --port 18580 "$@" ;;
+    # Every job in flight at once: one worker per job (in memory), half the jobs' workers on each of the two instances.
+    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --engine instant "$@"
+    "$bench/ServerBench" --serve "$bench/bookscan" --image "$image" --engine instant --database "$url" --instances 2 --port 18580 \
+        --workers "${PG_WORKERS:-500}" "$@" ;;
   *) echo "usage: $0 throughput [JOBS] | latency [ServerBench options…]" >&2; exit 64 ;;
 esac

@@ -45,6 +45,9 @@ struct Options {
     /// `--throughput JOBS`: instead of the phases, jobs/s with the zero-cost engine for one in-memory
     /// instance and 1, 2, 3 instances on `--database`, in that order.
     var throughputJobs: Int?
+    /// `--engine instant`: the zero-cost scan (`serve --instant-scan`) with the step delay after each
+    /// stage, so jobs stay in flight without the engine's CPU (`real`, the default: the scan engine).
+    var instantEngine = false
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
@@ -73,6 +76,9 @@ struct Options {
                 guard let number = Int(value), number >= 0 else { return .failure(UsageError("--workers must be ≥ 0")) }
                 options.workers = number
             case "--database": options.database = value
+            case "--engine":
+                guard ["instant", "real"].contains(value) else { return .failure(UsageError("--engine must be instant or real")) }
+                options.instantEngine = value == "instant"
             case "--instances":
                 guard let number = Int(value), (1...8).contains(number) else { return .failure(UsageError("--instances must be 1…8")) }
                 options.instances = number
@@ -136,7 +142,9 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
     var result = PhaseResult(phase: phase)
     var servers: [ServerProcess] = []
     for instance in 0..<(options.database == nil ? 1 : options.instances) {
-        let extra = options.database.map { ["--database", $0, "--instance", "bench-\(index)-\(instance)"] } ?? []
+        let extra =
+            (options.database.map { ["--database", $0, "--instance", "bench-\(index)-\(instance)"] } ?? [])
+            + (options.instantEngine ? ["--instant-scan"] : [])
         servers.append(
             try ServerProcess(
                 binary: options.serve, port: options.port + index * 10 + instance, jobs: phase.jobs,
@@ -247,7 +255,7 @@ func runPhase(_ phase: Phase, index: Int, options: Options, jpeg: [UInt8]) async
 
 func printResults(_ results: [PhaseResult], options: Options) {
     let store = options.database == nil ? "in memory" : "PostgreSQL, \(options.instances) instance(s), subscribers spread over them; RSS = the largest instance's"
-    print("ServerBench (jobs \(store)): bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers \(options.workers > 0 ? "\(options.workers)" : "= jobs") --queue = jobs; batches of \(options.batch); hold \(options.hold) s")
+    print("ServerBench (jobs \(store); engine \(options.instantEngine ? "instant" : "real")): bookscan serve --scan-step-delay \(options.stepDelay) --heartbeat \(options.heartbeat) --workers \(options.workers > 0 ? "\(options.workers)" : "= jobs") --queue = jobs; batches of \(options.batch); hold \(options.hold) s")
     print("| phase (jobs × subs/job) | jobs accepted | subscribers held (after ramp / min in hold) | failed | ramp s | RSS idle MiB | RSS + jobs MiB | RSS + subscribers MiB (VmHWM) | KiB per subscriber | server threads | latency p50 / p99 ms (steady) | latency p50 / p99 ms (during ramp) | live events in hold (per s) | server CPU % / client CPU % in hold | jobs still running at end |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results {

@@ -83,12 +83,34 @@ extension JobTable {
         }
     }
 
+    /// Extends `owner`'s leases on `ids` in one statement: for each job still held, whether someone
+    /// asked it to stop; a job missing from the answer is no longer held (lost or ended).
+    func renew(_ ids: [UUID], owner: String, lease: Duration) async throws -> [UUID: Bool] {
+        let logger = self.logger, seconds = lease.inSeconds
+        return try await client.withConnection { connection in
+            var held: [UUID: Bool] = [:]
+            let rows = try await connection.query(
+                """
+                UPDATE bookscan_jobs SET lease_expires_at = now() + make_interval(secs => \(seconds))
+                WHERE id = ANY(\(ids)) AND lease_owner = \(owner) AND state NOT IN ('succeeded', 'failed', 'canceled')
+                RETURNING id, cancel_requested
+                """, logger: logger)
+            for try await (id, canceled) in rows.decode((UUID, Bool).self) { held[id] = canceled }
+            return held
+        }
+    }
+
     /// Gives up `owner`'s lease on `id` (shutdown): another instance may claim the job at once.
     func release(_ id: UUID, owner: String) async throws {
         let logger = self.logger
         try await client.withConnection { connection in
+            let note = "\(id.uuidString.lowercased()):0\(Self.newJobMark)"
             try await connection.execute(
-                "UPDATE bookscan_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = \(id) AND lease_owner = \(owner)", logger: logger)
+                """
+                WITH released AS (
+                    UPDATE bookscan_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = \(id) AND lease_owner = \(owner) RETURNING id)
+                SELECT pg_notify(\(Self.eventsChannel), \(note)) FROM released
+                """, logger: logger)
         }
     }
 

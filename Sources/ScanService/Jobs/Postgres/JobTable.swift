@@ -14,8 +14,10 @@ struct JobTable: Sendable {
     let ttl: Duration
     let logger: Logger
 
-    /// The NOTIFY channel of new events; the payload is `jobId:seq`.
+    /// The NOTIFY channel of new events; the payload is `jobId:seq`, with `newJobMark` appended when
+    /// the job became claimable (admitted, or given back), so only those wake idle workers.
     static let eventsChannel = "bookscan_events"
+    static let newJobMark = ":new"
 
     init(client: PostgresClient, ttl: Duration, logger: Logger) {
         self.client = client
@@ -99,18 +101,23 @@ struct JobTable: Sendable {
         }
         let event = JobEvent(
             jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
-        try await insert(event, on: connection, logger: logger)
         let resultText = try result.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
         let errorText = try error.map { String(decoding: try WireCoding.encode($0), as: UTF8.self) }
         let terminal = state.isTerminal
+        let frame = String(decoding: try WireCoding.encode(ServerMessage.event(event)), as: UTF8.self)
+        let note = "\(id.uuidString.lowercased()):\(event.seq)"
+        // The event, the job moved with it and the notification in one statement (one round trip).
         try await connection.execute(
             """
-            UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
-                updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
-                result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
-                finished_by = CASE WHEN \(terminal) THEN COALESCE(\(owner), lease_owner) ELSE finished_by END,
-                lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
-            WHERE id = \(id)
+            WITH event AS (INSERT INTO bookscan_events (job_id, seq, payload) VALUES (\(id), \(event.seq), \(frame)) RETURNING seq),
+            job AS (
+                UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
+                    updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
+                    result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
+                    finished_by = CASE WHEN \(terminal) THEN COALESCE(\(owner), lease_owner) ELSE finished_by END,
+                    lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
+                WHERE id = \(id) RETURNING id)
+            SELECT pg_notify(\(eventsChannel), \(note)) FROM event, job
             """, logger: logger
         )
         if terminal { try await connection.execute("DELETE FROM bookscan_images WHERE job_id = \(id)", logger: logger) }
@@ -126,6 +133,17 @@ struct JobTable: Sendable {
                 "SELECT seq, payload FROM bookscan_events WHERE job_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)", logger: logger)
             for try await (seq, payload) in rows.decode((Int, String).self) { frames.append((seq, payload)) }
             return frames
+        }
+    }
+
+    /// The latest seq of each of `ids` (unknown ones left out), in one query.
+    func latestSeqs(_ ids: [UUID]) async throws -> [UUID: Int] {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            var seqs: [UUID: Int] = [:]
+            let rows = try await connection.query("SELECT id, latest_seq FROM bookscan_jobs WHERE id = ANY(\(ids))", logger: logger)
+            for try await (id, seq) in rows.decode((UUID, Int).self) { seqs[id] = seq }
+            return seqs
         }
     }
 
@@ -176,7 +194,8 @@ struct JobTable: Sendable {
         try await connection.execute(
             "INSERT INTO bookscan_events (job_id, seq, payload) VALUES (\(event.jobId), \(event.seq), \(frame))", logger: logger
         )
-        let note = "\(event.jobId.uuidString.lowercased()):\(event.seq)"
+        // Only admission inserts through here: the job is new, and claimable.
+        let note = "\(event.jobId.uuidString.lowercased()):\(event.seq)\(newJobMark)"
         try await connection.execute("SELECT pg_notify(\(eventsChannel), \(note))", logger: logger)
     }
 

@@ -32,7 +32,7 @@ final class PostgresEventFeed: Sendable {
     private let table: JobTable
     private let connector: DatabaseConnector
     private let logger: Logger
-    /// Wakes workers waiting for a job (any notification may be a new job).
+    /// Wakes workers waiting for a job (a notification of a new or given-back job).
     let wake: @Sendable () -> Void
 
     init(table: JobTable, connector: DatabaseConnector, logger: Logger, wake: @escaping @Sendable () -> Void) {
@@ -123,10 +123,35 @@ final class PostgresEventFeed: Sendable {
         }
     }
 
-    /// Catches up every job with subscribers (each heartbeat tick, and after the listener reconnects).
+    /// Catches up every job with subscribers that is behind the table (each heartbeat tick, and after
+    /// the listener reconnects): one query for the latest seq of all of them, then a catch-up only for
+    /// the jobs with rows a subscriber has not been sent (at most `catchUpWidth` at once).
     func catchUpAll() async {
-        let ids = state.withLockedValue { Array($0.jobs.keys) }
-        for id in ids { await catchUp(id) }
+        let sent = state.withLockedValue { state in state.jobs.mapValues { $0.subscribers.values.map(\.sentThrough).min() ?? 0 } }
+        guard !sent.isEmpty else { return }
+        let latest = (try? await table.latestSeqs(Array(sent.keys))) ?? sent.mapValues { $0 + 1 }
+        let behind = sent.compactMap { id, through in (latest[id] ?? 0) > through ? id : nil }
+        await withTaskGroup(of: Void.self) { group in
+            var pending = behind.makeIterator()
+            for _ in 0..<Self.catchUpWidth {
+                guard let id = pending.next() else { break }
+                group.addTask { await self.catchUp(id) }
+            }
+            while await group.next() != nil {
+                if let id = pending.next() { group.addTask { await self.catchUp(id) } }
+            }
+        }
+    }
+
+    /// Catch-ups of different jobs running at once (each is one query on the pool).
+    static let catchUpWidth = 8
+
+    /// Whether a notification of `seq` for `id` brings something a subscriber here lacks.
+    private func needsCatchUp(_ id: UUID, seq: Int) -> Bool {
+        state.withLockedValue { state in
+            guard let feed = state.jobs[id] else { return false }
+            return feed.subscribers.values.contains { $0.sentThrough < seq }
+        }
     }
 
     /// Listens for notifications until the task is canceled, reconnecting after a failure (each
@@ -140,9 +165,15 @@ final class PostgresEventFeed: Sendable {
                 wake()
                 try await connection.listen(on: JobTable.eventsChannel) { notifications in
                     for try await notification in notifications {
-                        wake()
+                        if notification.payload.hasSuffix(JobTable.newJobMark) { wake() }
+                        // Each job catches up on its own task (one at a time per job, by `catchingUp`), so a
+                        // slow read for one job never holds the notifications of the others.
                         let parts = notification.payload.split(separator: ":")
-                        if let text = parts.first, let id = UUID(uuidString: String(text)) { await catchUp(id) }
+                        if let text = parts.first, let id = UUID(uuidString: String(text)),
+                            needsCatchUp(id, seq: parts.dropFirst().first.flatMap { Int($0) } ?? .max)
+                        {
+                            Task { await self.catchUp(id) }
+                        }
                     }
                 }
             } catch {

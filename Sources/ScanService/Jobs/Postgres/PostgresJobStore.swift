@@ -18,6 +18,9 @@ final class PostgresJobStore: JobStore {
     let maxAttempts: Int
     private let logger: Logger
     private let metrics: ServiceMetrics
+    /// Renews every lease this instance holds, in one statement per interval.
+    let keeper: LeaseKeeper
+    private let renewals: Task<Void, Never>
     /// Bumped by every notification and upload: a waiting worker looks for a job at once.
     private let wakeups: WakeCounter
     private let closed = NIOLockedValueBox(false)
@@ -37,6 +40,9 @@ final class PostgresJobStore: JobStore {
                 wakeups.bump()
             })
         self.metrics = metrics
+        let keeper = LeaseKeeper(table: table, owner: settings.instance, lease: settings.lease, metrics: metrics, logger: logger)
+        self.keeper = keeper
+        renewals = Task { await keeper.run() }
         metrics.registerSharedStore()
         self.instance = settings.instance
         self.queueCapacity = queueCapacity
@@ -83,29 +89,50 @@ final class PostgresJobStore: JobStore {
 
     func claimNext(now: Date) async -> ClaimedJob? {
         while !closed.withLockedValue({ $0 }) {
-            let seen = wakeups.value
-            do {
-                let started = ContinuousClock.now
-                if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
-                    metrics.claimed(after: ContinuousClock.now - started)
-                    if claim.attempt > 1 { metrics.jobRescued() }
-                    let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, metrics: metrics, logger: logger)
-                    return ClaimedJob(image: claim.image, job: job)
-                }
-            } catch {
-                logger.warning("claiming a job failed", metadata: ["error": "\(String(describing: error).prefix(200))"])
+            // At most `claimers` idle workers ask the database; the others wait for a turn without a
+            // query (else every notification of a new job would wake all of them into a claim each).
+            let mayClaim = claimTurns.withLockedValue { turns -> Bool in
+                guard turns > 0 else { return false }
+                turns -= 1
+                return true
             }
-            // A notification or an upload here wakes a worker at once; otherwise it looks again
-            // within a lease (a job whose instance died is claimable once its lease expires).
-            let until = ContinuousClock.now + min(lease, .seconds(1))
-            while ContinuousClock.now < until, wakeups.value == seen, !closed.withLockedValue({ $0 }) {
-                try? await Task.sleep(for: .milliseconds(25))
+            guard mayClaim else {
+                try? await Task.sleep(for: .milliseconds(50))
+                continue
+            }
+            defer { claimTurns.withLockedValue { $0 += 1 } }
+            while !closed.withLockedValue({ $0 }) {
+                let seen = wakeups.value
+                do {
+                    let started = ContinuousClock.now
+                    if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
+                        metrics.claimed(after: ContinuousClock.now - started)
+                        if claim.attempt > 1 { metrics.jobRescued() }
+                        let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, keeper: keeper, logger: logger)
+                        return ClaimedJob(image: claim.image, job: job)
+                    }
+                } catch {
+                    logger.warning("claiming a job failed", metadata: ["error": "\(String(describing: error).prefix(200))"])
+                }
+                // A new job's notification or an upload here wakes the claimer at once; otherwise it looks
+                // again within a lease (a job whose instance died is claimable once its lease expires).
+                let until = ContinuousClock.now + min(lease, .seconds(1))
+                while ContinuousClock.now < until, wakeups.value == seen, !closed.withLockedValue({ $0 }) {
+                    try? await Task.sleep(for: .milliseconds(25))
+                }
             }
         }
         return nil
     }
 
-    func close() { closed.withLockedValue { $0 = true } }
+    /// Idle workers that may ask the database for a job at once.
+    static let claimers = 2
+    private let claimTurns = NIOLockedValueBox(PostgresJobStore.claimers)
+
+    func close() {
+        closed.withLockedValue { $0 = true }
+        renewals.cancel()
+    }
 
     func sweep(now: Date) async throws -> Int { try await table.sweep(now: now) }
 

@@ -6,7 +6,7 @@ import ScanProtocol
 
 /// A job this instance's worker runs from the shared store: events are written in order by one
 /// writer task (each in its own transaction, retried while the database is away, never once the
-/// lease is lost), and the lease is renewed while the scan runs, which also carries cancel requests;
+/// lease is lost), and the lease is renewed while the scan runs (`LeaseKeeper`), which also carries cancel requests;
 /// a scan whose lease was lost stops (what it would write is refused: the new holder writes).
 final class PostgresRunningJob: RunningJob {
     let id: UUID
@@ -16,7 +16,7 @@ final class PostgresRunningJob: RunningJob {
     private let writes: AsyncStream<Write>.Continuation
     private let cancelRequested = NIOLockedValueBox(false)
     private let ended = NIOLockedValueBox(false)
-    private let renewal: Task<Void, Never>
+    private let keeper: LeaseKeeper
     /// Events queued but not yet written, and when the writer last moved (or the first of them came).
     private let backlog = NIOLockedValueBox(Backlog())
 
@@ -34,7 +34,7 @@ final class PostgresRunningJob: RunningJob {
         let error: ErrorBody?
     }
 
-    init(id: UUID, owner: String, table: JobTable, lease: Duration, metrics: ServiceMetrics, logger: Logger) {
+    init(id: UUID, owner: String, table: JobTable, lease: Duration, keeper: LeaseKeeper, logger: Logger) {
         self.id = id
         self.owner = owner
         self.table = table
@@ -43,35 +43,12 @@ final class PostgresRunningJob: RunningJob {
         self.writes = writes
         let canceled = cancelRequested
         let backlog = self.backlog
-        renewal = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: lease / 3)
-                if Task.isCancelled { return }
-                let stalled = backlog.withLockedValue { $0.pending > 0 && ContinuousClock.now - $0.since > Self.stallLimit(lease) }
-                if stalled {
-                    // The writer has not moved for several leases while renewals still go through: give
-                    // the job up rather than hold it with no progress; another worker runs it again.
-                    logger.warning("event writer stalled; giving the job up", metadata: ["job": "\(id)"])
-                    canceled.withLockedValue { $0 = true }
-                    try? await table.release(id, owner: owner)
-                    return
-                }
-                do {
-                    guard let flagged = try await table.renew(id, owner: owner, lease: lease) else {
-                        // Lost (it expired while the database was away and another instance took the
-                        // job; that one writes its events now) or the job ended: this scan stops.
-                        canceled.withLockedValue { $0 = true }
-                        return
-                    }
-                    metrics.leaseRenewed()
-                    if flagged { canceled.withLockedValue { $0 = true } }
-                } catch {
-                    // The database is away: keep scanning and keep trying; the lease holds for its length.
-                    continue
-                }
-            }
-        }
-        let renewal = self.renewal
+        self.keeper = keeper
+        keeper.hold(
+            id,
+            LeaseKeeper.Holding(
+                stop: { canceled.withLockedValue { $0 = true } },
+                isStalled: { backlog.withLockedValue { $0.pending > 0 && ContinuousClock.now - $0.since > Self.stallLimit(lease) } }))
         Task {
             for await write in stream {
                 await Self.write(write, id: id, owner: owner, table: table, logger: logger)
@@ -81,7 +58,7 @@ final class PostgresRunningJob: RunningJob {
                 }
                 if write.state.isTerminal { break }
             }
-            renewal.cancel()
+            keeper.drop(id)
         }
     }
 
@@ -107,7 +84,7 @@ final class PostgresRunningJob: RunningJob {
     func abandon() async {
         ended.withLockedValue { $0 = true }
         writes.finish()
-        renewal.cancel()
+        keeper.drop(id)
         try? await table.release(id, owner: owner)
     }
 
