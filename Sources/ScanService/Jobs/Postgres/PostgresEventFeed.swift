@@ -42,6 +42,10 @@ final class PostgresEventFeed: Sendable {
         self.wake = wake
     }
 
+    /// The latest seq this instance knows of `id` while it has subscribers here (the job exists and
+    /// is not past its TTL: a finished job's subscribers leave with its terminal event); nil otherwise.
+    func followedLatestSeq(_ id: UUID) -> Int? { state.withLockedValue { $0.jobs[id]?.latestSeq } }
+
     /// Open subscribers of `id` on this instance.
     func subscriberCount(_ id: UUID) -> Int { state.withLockedValue { $0.jobs[id]?.subscribers.count ?? 0 } }
 

@@ -78,11 +78,14 @@ final class PostgresJobStore: JobStore {
     }
 
     func checkedSubscriberRoom(_ id: UUID, limit: Int) async throws -> SubscriberRoom {
+        // A job this instance already follows exists: no read (10 subscribers of a job cost one).
+        if feed.followedLatestSeq(id) != nil { return subscriberRoom(id, limit: limit) }
         guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return .unknownJob }
         return snapshot.state.isTerminal ? .available : subscriberRoom(id, limit: limit)
     }
 
     func subscribe(_ id: UUID, after: Int, limit: Int) async throws -> JobSubscription? {
+        if let latest = feed.followedLatestSeq(id) { return feed.subscribe(id, after: after, latestSeq: latest, limit: limit) }
         guard let snapshot = try await answered({ try await self.table.snapshot(id, now: Date()) }) else { return nil }
         return feed.subscribe(id, after: after, latestSeq: snapshot.seq, limit: snapshot.state.isTerminal ? .max : limit)
     }
