@@ -37,7 +37,7 @@ struct JobLeaseTests {
             #expect(claims.allSatisfy { $0.attempt == 1 && $0.image == JobTableTests.image })
             #expect(try await table.claim(owner: "C", lease: .seconds(30), maxAttempts: 3, now: Date()) == nil)
             let held = try #require(claims.first)
-            #expect(try await table.renew(held.id, owner: "nobody", lease: .seconds(30)) == nil)
+            #expect(try await table.renew([held.id], owner: "nobody", lease: .seconds(30))[held.id] == nil)
         }
     }
 
@@ -50,13 +50,13 @@ struct JobLeaseTests {
             #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.3, now: Date(), owner: "A") != nil)
             let second = try #require(try await claimEventually(table, owner: "B", lease: .seconds(30)))
             #expect(second.id == id && second.attempt == 2)
-            #expect(try await table.renew(id, owner: "A", lease: .seconds(30)) == nil)
+            #expect(try await table.renew([id], owner: "A", lease: .seconds(30))[id] == nil)
             #expect(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.9, now: Date(), owner: "A") == nil)
             // The rerun replays a stage its subscribers saw: nothing is written until it catches up.
             #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.1, now: Date(), owner: "B") == nil)
             let next = try #require(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.1, now: Date(), owner: "B"))
             #expect(next.seq == 3 && next.fraction == 0.3, "the rerun goes on with the next seq and never shows less")
-            #expect(try await table.renew(id, owner: "B", lease: .seconds(30)) == false)
+            #expect(try await table.renew([id], owner: "B", lease: .seconds(30))[id] == false)
         }
     }
 
@@ -90,7 +90,7 @@ struct JobLeaseTests {
             let claim = try #require(try await table.claim(owner: "A", lease: .seconds(30), maxAttempts: 3, now: Date()))
             #expect(claim.id == running)
             #expect(try await table.requestCancel(running, now: Date())?.state == .queued)
-            #expect(try await table.renew(running, owner: "A", lease: .seconds(30)) == true)
+            #expect(try await table.renew([running], owner: "A", lease: .seconds(30))[running] == true)
             #expect(try await table.requestCancel(UUID(), now: Date()) == nil)
         }
     }

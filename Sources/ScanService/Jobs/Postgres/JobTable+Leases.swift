@@ -68,21 +68,6 @@ extension JobTable {
         case claimed(Claim)
     }
 
-    /// Extends `owner`'s lease on `id`; nil when it no longer holds it (expired and taken, or the job
-    /// ended), else whether someone asked the job to stop.
-    func renew(_ id: UUID, owner: String, lease: Duration) async throws -> Bool? {
-        let logger = self.logger, seconds = lease.inSeconds
-        return try await client.withConnection { connection in
-            try await connection.query(
-                """
-                UPDATE bookscan_jobs SET lease_expires_at = now() + make_interval(secs => \(seconds))
-                WHERE id = \(id) AND lease_owner = \(owner) AND state NOT IN ('succeeded', 'failed', 'canceled')
-                RETURNING cancel_requested
-                """, logger: logger
-            ).decode(Bool.self).first { _ in true }
-        }
-    }
-
     /// Extends `owner`'s leases on `ids` in one statement: for each job still held, whether someone
     /// asked it to stop; a job missing from the answer is no longer held (lost or ended).
     func renew(_ ids: [UUID], owner: String, lease: Duration) async throws -> [UUID: Bool] {
