@@ -16,8 +16,15 @@ final class ProgressDisplay: Sendable {
         var lastStage = ""
     }
 
+    private struct DisplayState {
+        var lines: [Int: Line] = [:]
+        var lastDraw: ContinuousClock.Instant?
+        var drawnLines = 0
+        var overall: String?
+    }
+
     let style: Style
-    private let state = NIOLockedValueBox<(lines: [Int: Line], lastDraw: ContinuousClock.Instant?, drawnLines: Int, overall: String?)>(([:], nil, 0, nil))
+    private let state = NIOLockedValueBox(DisplayState())
 
     init(quiet: Bool, forceLines: Bool = false) {
         if quiet {
@@ -30,61 +37,60 @@ final class ProgressDisplay: Sendable {
     }
 
     func begin(_ slot: Int, name: String) {
-        state.withLockedValue { $0.lines[slot] = Line(name: name) }
-        redraw(force: true)
+        draw(force: true) { $0.lines[slot] = Line(name: name) }
     }
 
     func uploading(_ slot: Int, sent: Int, total: Int) {
         guard total > 0 else { return }
-        state.withLockedValue { s in
-            s.lines[slot]?.stage = "uploading \(ProgressBar.percent(part: sent, of: total))%"
-        }
-        redraw(force: false)
+        draw(force: false) { $0.lines[slot]?.stage = "uploading \(ProgressBar.percent(part: sent, of: total))%" }
     }
 
     func path(_ slot: Int, _ path: EventPath) {
-        state.withLockedValue { $0.lines[slot]?.path = path.shortName }
-        redraw(force: false)
+        draw(force: false) { $0.lines[slot]?.path = path.shortName }
     }
 
     func event(_ slot: Int, _ event: JobEvent, fraction: Double) {
         let stageText = event.state.isTerminal ? event.state.rawValue : event.stage.label
-        let changed: (String, Line)? = state.withLockedValue { s in
-            guard var line = s.lines[slot] else { return nil }
+        let style = self.style
+        draw(force: event.state.isTerminal) { s in
+            guard var line = s.lines[slot] else { return }
             line.fraction = max(line.fraction, ProgressFraction.clamped(fraction))
             line.stage = stageText
             let changed = line.lastStage != stageText
             line.lastStage = stageText
             s.lines[slot] = line
-            return changed ? (stageText, line) : nil
+            if style == .lines && changed {
+                Self.write("\(line.name): \(ProgressBar.percent(line.fraction))% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")\n")
+            }
         }
-        if style == .lines, let (_, line) = changed {
-            write("\(line.name): \(ProgressBar.percent(line.fraction))% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")\n")
-        }
-        redraw(force: event.state.isTerminal)
     }
 
     /// Removes the slot's live line (the caller prints the final summary).
     func end(_ slot: Int) {
         guard style == .live else { return }
-        clearLive()
-        state.withLockedValue { _ = $0.lines.removeValue(forKey: slot) }
-        redraw(force: true)
+        state.withLockedValue { s in
+            Self.clearLive(&s)
+            s.lines.removeValue(forKey: slot)
+            Self.redraw(&s, force: true)
+        }
     }
 
     /// Sets the overall line shown below the per-image lines (a batch's totals); printed as a plain
     /// line when there is no terminal.
     func overall(_ text: String, print plain: Bool = false) {
-        state.withLockedValue { $0.overall = text }
-        if style == .lines && plain { write(text + "\n") }
-        redraw(force: false)
+        let style = self.style
+        draw(force: false) { s in
+            s.overall = text
+            if style == .lines && plain { Self.write(text + "\n") }
+        }
     }
 
     /// Clears the live region for good (a batch's closing summary goes where it was); later messages
     /// are plain lines.
     func finish() {
-        clearLive()
+        let live = style == .live
         state.withLockedValue { s in
+            if live { Self.clearLive(&s) }
             s.lines = [:]
             s.overall = nil
         }
@@ -93,35 +99,42 @@ final class ProgressDisplay: Sendable {
     /// Prints a message above the live lines.
     func message(_ text: String, error: Bool = false) {
         if style == .quiet && !error { return }
-        clearLive()
-        write(text.hasSuffix("\n") ? text : text + "\n")
-        redraw(force: true)
+        let live = style == .live
+        state.withLockedValue { s in
+            if live { Self.clearLive(&s) }
+            Self.write(text.hasSuffix("\n") ? text : text + "\n")
+            if live { Self.redraw(&s, force: true) }
+        }
     }
 
-    private func clearLive() {
-        guard style == .live else { return }
-        let drawn = state.withLockedValue { s in
-            let n = s.drawnLines
-            s.drawnLines = 0
-            return n
+    /// Changes the state and redraws the live lines, both under the lock, so that what is on the
+    /// screen and the count of drawn lines never disagree (a clear and a redraw from two threads
+    /// cannot interleave their writes).
+    private func draw(force: Bool, _ change: (inout DisplayState) -> Void) {
+        let live = style == .live
+        state.withLockedValue { s in
+            change(&s)
+            if live { Self.redraw(&s, force: force) }
         }
-        // The cursor is on the last live line: clear it, then each line above, ending at the top one's start.
+    }
+
+    /// Erases the drawn live lines. The cursor is on the last live line: clear it, then each line
+    /// above, ending at the top one's start.
+    private static func clearLive(_ s: inout DisplayState) {
+        let drawn = s.drawnLines
+        s.drawnLines = 0
         if drawn > 0 { write("\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawn - 1)) }
     }
 
-    private func redraw(force: Bool) {
-        guard style == .live else { return }
-        let text: String? = state.withLockedValue { s in
-            let now = ContinuousClock.now
-            if !force, let last = s.lastDraw, now - last < .milliseconds(100) { return nil }
-            s.lastDraw = now
-            let lines = s.lines.keys.sorted().compactMap { s.lines[$0] }.map(Self.render) + (s.overall.map { [$0] } ?? [])
-            let previous = s.drawnLines
-            s.drawnLines = lines.count
-            let up = previous > 1 ? String(repeating: "\u{1B}[1A", count: previous - 1) : ""
-            return (previous > 0 ? up + "\r" : "") + lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n")
-        }
-        if let text { write(text) }
+    private static func redraw(_ s: inout DisplayState, force: Bool) {
+        let now = ContinuousClock.now
+        if !force, let last = s.lastDraw, now - last < .milliseconds(100) { return }
+        s.lastDraw = now
+        let lines = s.lines.keys.sorted().compactMap { s.lines[$0] }.map(render) + (s.overall.map { [$0] } ?? [])
+        let previous = s.drawnLines
+        s.drawnLines = lines.count
+        let up = previous > 1 ? String(repeating: "\u{1B}[1A", count: previous - 1) : ""
+        write((previous > 0 ? up + "\r" : "") + lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n"))
     }
 
     private static func render(_ line: Line) -> String {
@@ -132,7 +145,8 @@ final class ProgressDisplay: Sendable {
         return "\(name) \(bar) \(percent)% \(line.stage)\(line.path.isEmpty ? "" : " [\(line.path)]")"
     }
 
-    private func write(_ text: String) {
+    private static func write(_ text: String) {
+        guard !text.isEmpty else { return }
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
