@@ -12,6 +12,9 @@ struct SpineReader: Sendable {
         var words: [RecognisedWord]
         var groups: [TextGrouper.Group]
         var score: Double
+        /// Width and height of the strip Tesseract read, without the white border.
+        var stripWidth: Int
+        var stripHeight: Int
     }
 
     /// The directions worth trying for a spine of this shape, most likely first.
@@ -45,12 +48,16 @@ struct SpineReader: Sendable {
         guard let strip = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim),
             let prepared = StripPreparer.prepare(strip)
         else { return nil }
-        let words = engine.read(prepared, layout: .singleBlock)
+        // A short "word" as tall as the strip is the spine's band or edge read as letters ("il", "be").
+        let words = engine.read(prepared, layout: .singleBlock).filter {
+            !(Double($0.height) >= 0.8 * Double(strip.height) && $0.text.filter { $0.isLetter || $0.isNumber }.count <= 2)
+        }
         let groups = TextGrouper.groups(words)
-        let kept = groups.flatMap(\.words)
+        let kept = groups.flatMap { g in g.words.filter { !g.rescued.contains($0) } }
         let letters = groups.reduce(0) { $0 + $1.alphanumerics }
         let score = TextGrouper.confidence(kept) * min(1, Double(letters) / 5)
-        return Reading(direction: direction, words: words, groups: groups, score: score)
+        return Reading(
+            direction: direction, words: words, groups: groups, score: score, stripWidth: strip.width, stripHeight: strip.height)
     }
 
     private func result(_ reading: Reading, frame: SpineFrame) -> SpineText {
@@ -60,7 +67,8 @@ struct SpineReader: Sendable {
         case (false, .alongForward): orientation = .verticalTopToBottom
         case (false, .alongBackward): orientation = .verticalBottomToTop
         }
-        let all = reading.words.filter { $0.confidence >= tuning.minimumWordConfidence }
+        let rescued = Set(reading.groups.flatMap(\.rescued))
+        let all = reading.words.filter { $0.confidence >= tuning.minimumWordConfidence || rescued.contains($0) }
             .sorted { $0.line != $1.line ? $0.line < $1.line : $0.left < $1.left }
         let text = all.isEmpty ? nil : all.map(\.text).joined(separator: " ")
         guard let titleGroup = reading.groups.first else {
@@ -69,11 +77,15 @@ struct SpineReader: Sendable {
         let titleConfidence = titleGroup.confidence / 100
         // Larger lettering than the title's that could not be read with confidence: the real title
         // is probably there, and the group in hand is the author or the imprint.
+        // Marks as tall as the strip or as long as it are the spine's edges, bands or texture, not lettering.
         let largerUnread = reading.words.contains {
             !TextGrouper.isWordLike($0) && $0.text.filter(\.isLetter).count >= 3 && $0.capHeight > titleGroup.height * tuning.unreadLargerRatio
+                && Double($0.height) <= 0.8 * Double(reading.stripHeight) && Double($0.width) <= 0.5 * Double(reading.stripWidth)
         }
-        let title = titleConfidence >= tuning.minimumTitleConfidence && titleGroup.text.filter(\.isLetter).count >= 2 && !largerUnread
-            ? Self.clean(titleGroup.text) : nil
+        // A short reading is as often a surname or a fragment as a title: it must be surer.
+        let letters = titleGroup.text.filter(\.isLetter).count
+        let needed = letters < tuning.shortTitleLetters ? tuning.shortTitleConfidence : tuning.minimumTitleConfidence
+        let title = titleConfidence >= needed && letters >= 2 && !largerUnread ? Self.clean(titleGroup.text) : nil
         var author: String?
         if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
             second.confidence / 100 >= tuning.minimumTitleConfidence
@@ -111,6 +123,9 @@ public struct ReadingTuning: Sendable, Hashable {
     public var confidentEnough = 80.0
     /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one.
     public var minimumTitleConfidence = 0.80
+    /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.
+    public var shortTitleLetters = 5
+    public var shortTitleConfidence = 0.95
     /// Unreadable lettering this much larger than the best group's means the title was not read.
     public var unreadLargerRatio = 1.2
     /// Words below this confidence (0–100) stay out of `text`.

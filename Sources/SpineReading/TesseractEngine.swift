@@ -12,18 +12,32 @@ struct RecognisedWord: Sendable, Hashable {
     var bottom: Int
     /// Index of the text line the word belongs to, in reading order.
     var line: Int
-    /// The 75th percentile of its letters' heights: the word box itself swells when a letter
-    /// touches a band or an edge, the letters mostly do not.
-    var letterHeight: Double
+    /// The word's cap height in pixels, estimated from its letters (see `capHeight(of:)`), so "on" and
+    /// "THE" of one line compare.
+    var capHeight: Double
 
     var height: Int { bottom - top }
     var width: Int { right - left }
 
-    /// The word's cap height estimated from its box and letters, so "on" and "THE" of one line compare:
-    /// a box holds x-height only, ascenders / capitals, and / or descenders depending on the letters.
-    var capHeight: Double {
-        let tall = text.contains { $0.isUppercase || $0.isNumber || "bdfhklt".contains($0) }
-        return max(1, letterHeight) * (tall ? 1 : 1.4)
+    /// The cap height that a word's letters (each its character and its box's height) show: a capital,
+    /// digit or ascender letter shows it directly, an x-height letter about 1/1.38 of it (DejaVu and
+    /// Liberation: x-height ≈ 0.72 of the cap height), a descender letter about all of it; marks, "i"
+    /// and "j" say nothing. The median of what the letters say; nil when none says anything.
+    static func capHeight(of letters: [(Character, Double)]) -> Double? {
+        var estimates: [Double] = []
+        for (c, h) in letters where h > 0 {
+            if c.isUppercase || c.isNumber || "bdfhklt".contains(c) {
+                estimates.append(h)
+            } else if "acemnorsuvwxz".contains(c) {
+                estimates.append(h * 1.38)
+            } else if "gpqy".contains(c) {
+                estimates.append(h)
+            }
+        }
+        guard !estimates.isEmpty else { return nil }
+        estimates.sort()
+        return estimates.count % 2 == 1
+            ? estimates[estimates.count / 2] : (estimates[estimates.count / 2 - 1] + estimates[estimates.count / 2]) / 2
     }
 }
 
@@ -87,15 +101,18 @@ final class TesseractEngine: @unchecked Sendable {
         }
     }()
 
-    /// Heights of the letters of the word `iterator` stands on (walked on a copy).
-    private static func letterHeights(_ iterator: OpaquePointer) -> [Double] {
+    /// The letters of the word `iterator` stands on, each with its box's height (walked on a copy).
+    private static func letterHeights(_ iterator: OpaquePointer) -> [(Character, Double)] {
         guard let symbols = TessResultIteratorCopy(iterator) else { return [] }
         defer { TessResultIteratorDelete(symbols) }
         let page = TessResultIteratorGetPageIterator(symbols)
-        var heights: [Double] = []
+        var heights: [(Character, Double)] = []
         repeat {
             var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
-            if TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b) != 0 { heights.append(Double(b - t)) }
+            if TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b) != 0, let raw = TessResultIteratorGetUTF8Text(symbols, RIL_SYMBOL) {
+                if let c = String(cString: raw).first { heights.append((c, Double(b - t))) }
+                TessDeleteText(raw)
+            }
             if TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) != 0 { break }
         } while TessResultIteratorNext(symbols, RIL_SYMBOL) != 0
         return heights
@@ -131,12 +148,11 @@ final class TesseractEngine: @unchecked Sendable {
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
-            let heights = Self.letterHeights(iterator).sorted()
-            let letterHeight = heights.isEmpty ? Double(b - t) : heights[min(heights.count - 1, heights.count * 3 / 4)]
+            let capHeight = RecognisedWord.capHeight(of: Self.letterHeights(iterator)) ?? Double(b - t)
             words.append(
                 RecognisedWord(
                     text: trimmed, confidence: confidence, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: max(0, line),
-                    letterHeight: letterHeight))
+                    capHeight: max(1, capHeight)))
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         return words
     }

@@ -6,6 +6,9 @@ enum TextGrouper {
     /// A run of words read together, in reading order.
     struct Group: Sendable, Hashable {
         var words: [RecognisedWord]
+        /// Words joined to the group though Tesseract gave them almost no confidence (see `rescue`):
+        /// part of its text, not of its confidence.
+        var rescued: [RecognisedWord] = []
         var text: String { words.map(\.text).joined(separator: " ") }
         /// Median cap height of the words in pixels of the read strip.
         var height: Double {
@@ -16,8 +19,13 @@ enum TextGrouper {
         var prominence: Double { height * pow(Double(max(1, alphanumerics)), 0.25) }
         /// Letters and digits in the group.
         var alphanumerics: Int { words.reduce(0) { $0 + $1.text.unicodeScalars.filter(\.properties.isAlphabetic).count + $1.text.filter(\.isNumber).count } }
-        /// Confidence (0–100) weighted by characters.
-        var confidence: Double { TextGrouper.confidence(words) }
+        /// Whether this group starts before `other` in reading order.
+        func readsBefore(_ other: Group) -> Bool {
+            guard let a = words.first, let b = other.words.first else { return false }
+            return TextGrouper.readingOrder(a, b)
+        }
+        /// Confidence (0–100) weighted by characters, over the words Tesseract was confident of.
+        var confidence: Double { TextGrouper.confidence(words.filter { !rescued.contains($0) }) }
     }
 
     /// Character-weighted mean confidence (0–100) of `words`.
@@ -31,6 +39,9 @@ enum TextGrouper {
         return weight > 0 ? sum / weight : 0
     }
 
+    /// Prominences within this ratio count as a tie that reading order breaks.
+    static let nearTie = 0.9
+
     /// Words below this confidence (0–100) are texture or noise, not lettering.
     static let minimumConfidence = 45.0
 
@@ -38,6 +49,42 @@ enum TextGrouper {
     static func isWordLike(_ w: RecognisedWord) -> Bool {
         let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
         return alnum >= 1 && Double(alnum) >= 0.5 * Double(w.text.count) && w.confidence >= minimumConfidence
+    }
+
+    static func readingOrder(_ a: RecognisedWord, _ b: RecognisedWord) -> Bool {
+        a.line != b.line ? a.line < b.line : a.left < b.left
+    }
+
+    /// Tesseract's LSTM sometimes reads the last word of a line right and scores it near 0 (e.g.
+    /// "DAISY" 95, "MILLER" 2). A low-confidence word joins a group when it is plainly a word of that
+    /// line: letters only (an inner hyphen or apostrophe allowed), on the same text line, a word space
+    /// from the group's first or last word, the same letter size, and the same case style (all capitals
+    /// with all capitals). It adds to the text, never to the confidence.
+    static func rescue(_ group: Group, from words: [RecognisedWord]) -> Group {
+        var g = group
+        let upper = g.words.allSatisfy { w in w.text.filter(\.isLetter).allSatisfy(\.isUppercase) }
+        var changed = true
+        while changed {
+            changed = false
+            guard let first = g.words.first, let last = g.words.last else { return g }
+            for w in words where !g.words.contains(w) && !isWordLike(w) {
+                let letters = w.text.filter(\.isLetter)
+                let plain = w.text.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" }
+                guard plain, letters.count >= 2, w.text.first?.isLetter == true, w.text.last?.isLetter == true,
+                    letters.allSatisfy(\.isUppercase) == upper
+                else { continue }
+                let ratio = max(w.capHeight, g.height) / max(1, min(w.capHeight, g.height))
+                guard ratio < 1.2 else { continue }
+                let after = w.line == last.line && w.left > last.right && Double(w.left - last.right) < 0.8 * g.height
+                let before = w.line == first.line && w.right < first.left && Double(first.left - w.right) < 0.8 * g.height
+                guard after || before else { continue }
+                g.words = before ? [w] + g.words : g.words + [w]
+                g.rescued.append(w)
+                changed = true
+                break
+            }
+        }
+        return g
     }
 
     /// The groups, largest lettering first.
@@ -64,7 +111,9 @@ enum TextGrouper {
                 if a.line == b.line || gapY < -0.5 * min(ha, hb) {
                     // Same text line: a word space, not the wide gap between title and author.
                     // Tesseract's word boxes are noisy: a tight gap joins whatever the sizes say.
-                    together = gapX < 1.0 * min(ha, hb) || (gapX < 1.8 * h && ratio < 1.3)
+                    // A word space is about half the cap height; title and author on one line sit
+                    // further apart or differ in size.
+                    together = gapX < 0.8 * min(ha, hb) || (gapX < 1.3 * h && ratio < 1.2)
                 } else {
                     // Stacked lines of one block: overlapping columns, close lines, similar size.
                     together = gapX < 0.5 * h && gapY < 1.3 * h && ratio < 1.4
@@ -74,8 +123,14 @@ enum TextGrouper {
         }
         var byRoot: [Int: [RecognisedWord]] = [:]
         for i in ws.indices { byRoot[find(i), default: []].append(ws[i]) }
-        return byRoot.values
-            .map { Group(words: $0.sorted { $0.line != $1.line ? $0.line < $1.line : $0.left < $1.left }) }
+        var out = byRoot.values
+            .map { rescue(Group(words: $0.sorted(by: readingOrder)), from: words) }
             .sorted { $0.prominence > $1.prominence }
+        // A spine names its title first about three times in four: when the two most prominent
+        // groups are near-equal, the one read first is the title.
+        if out.count >= 2, out[1].prominence >= nearTie * out[0].prominence, out[1].readsBefore(out[0]) {
+            out.swapAt(0, 1)
+        }
+        return out
     }
 }

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import SpineReading
+
+/// The rules that turn Tesseract's words into title and author groups, on words built by hand (the
+/// cases are the ones the evaluation set showed going wrong).
+@Suite("Grouping the words of a spine")
+struct TextGrouperTests {
+    /// A word on `line` from `left` to `right`, its letters `cap` pixels tall.
+    static func word(_ text: String, _ left: Int, _ right: Int, cap: Double, confidence: Double = 95, line: Int = 0) -> RecognisedWord {
+        RecognisedWord(
+            text: text, confidence: confidence, left: left, top: 40, right: right, bottom: 40 + Int(cap), line: line, capHeight: cap)
+    }
+
+    @Test("the cap height comes from what each letter is: x-height letters count 1.38 times, marks and i/j not at all")
+    func capHeight() throws {
+        // "Scaramouche": S and h show 34 px, the x-height letters 24.6 px (× 1.38 ≈ 34).
+        let letters: [(Character, Double)] = Array("Scaramouche").map { c in
+            (c, c == "S" || c == "h" ? 34.0 : 24.6)
+        }
+        let estimate = try #require(RecognisedWord.capHeight(of: letters))
+        #expect(abs(estimate - 34) < 1.5)
+        #expect(RecognisedWord.capHeight(of: [("|", 90), ("i", 30), ("-", 3)]) == nil)
+        #expect(RecognisedWord.capHeight(of: [("T", 20), ("H", 22), ("E", 21)]) == 21)
+    }
+
+    @Test("a wide gap on one line parts title and author even when their sizes are close")
+    func gapSplits() throws {
+        let words = [
+            Self.word("TO", 56, 132, cap: 42), Self.word("THE", 150, 269, cap: 43), Self.word("LIGHTHOUSE", 285, 675, cap: 42),
+            Self.word("VIRGINIA", 743, 916, cap: 33), Self.word("WOOLF", 932, 1072, cap: 33),
+        ]
+        let groups = TextGrouper.groups(words)
+        #expect(groups.map(\.text) == ["TO THE LIGHTHOUSE", "VIRGINIA WOOLF"])
+    }
+
+    @Test("near-equal groups: the one read first is the title; a clearly larger one wins wherever it is")
+    func readingOrderBreaksTies() {
+        let tie = TextGrouper.groups([Self.word("Scaramouche", 43, 305, cap: 24), Self.word("Sabatini", 499, 616, cap: 27)])
+        #expect(tie.first?.text == "Scaramouche")
+        let larger = TextGrouper.groups([Self.word("Melville", 43, 200, cap: 18), Self.word("Typee", 400, 520, cap: 30)])
+        #expect(larger.first?.text == "Typee")
+    }
+
+    @Test("a word read right but scored near 0 joins its line's group, adds nothing to the confidence; noise does not")
+    func rescue() throws {
+        let words = [
+            Self.word("DAISY", 68, 165, cap: 24, confidence: 95), Self.word("MILLER", 177, 293, cap: 24, confidence: 2),
+            Self.word("#sarsames", 305, 417, cap: 24, confidence: 0),
+        ]
+        let title = try #require(TextGrouper.groups(words).first)
+        #expect(title.text == "DAISY MILLER")
+        #expect(title.confidence == 95)
+        // Other case style, other size, or too far: not joined.
+        for stranger in [
+            Self.word("Miller", 177, 293, cap: 24, confidence: 2), Self.word("MILLER", 177, 293, cap: 40, confidence: 2),
+            Self.word("MILLER", 260, 380, cap: 24, confidence: 2),
+        ] {
+            #expect(TextGrouper.groups([words[0], stranger]).first?.text == "DAISY")
+        }
+    }
+}
