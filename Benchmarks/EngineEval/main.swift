@@ -79,6 +79,14 @@ if options.ocr {
     }
 }
 let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+/// A field of /proc/self/status in kB (VmRSS, VmHWM).
+func statusKB(_ field: String) -> Int? {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return nil }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+}
+// What the process holds before any scan: the Swift runtime, Foundation, the C libraries.
+let residentBefore = statusKB("VmRSS")
 var totals: [Double] = [], detects: [Double] = [], decodes: [Double] = [], ocrs: [Double] = []
 let clock = ContinuousClock()
 for name in names {
@@ -128,10 +136,11 @@ for name in names {
         + "(" + result.timings.filter { $0.stage != .decoding }.map { "\($0.stage.rawValue) \(fmt($0.milliseconds))" }.joined(separator: ", ")
         + ") total \(fmt(total)) ms")
 }
-// Peak resident memory of the whole process (VmHWM): with one 12 MP photo, what a running scan holds at its peak.
-let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
-    print("peak memory " + line.replacingOccurrences(of: "VmHWM:", with: "VmHWM").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "))
+// Peak resident memory of the whole process (VmHWM), and how much of it the scans added over what the
+// process held before the first one (the Tesseract handles are made by the first scan and counted in it).
+if let peak = statusKB("VmHWM") {
+    let added = residentBefore.map { "; before the first scan VmRSS \($0) kB, the scans added \(peak - $0) kB" } ?? ""
+    print("peak memory VmHWM \(peak) kB" + added)
 }
 print("images \(totals.count): total median \(fmt(percentile(totals, 50))) ms p90 \(fmt(percentile(totals, 90))) ms; "
     + "decode median \(fmt(percentile(decodes, 50))) ms; ocr median \(fmt(percentile(ocrs, 50))) ms; detect median \(fmt(percentile(detects, 50))) ms p90 \(fmt(percentile(detects, 90))) ms")

@@ -40,14 +40,20 @@ struct SpineReader: Sendable {
         return result(best, frame: frame)
     }
 
-    private func readOnce(_ photo: ReadingPhoto, frame: SpineFrame, direction: ReadingDirection, engine: TesseractEngine) -> Reading? {
+    private func readOnce(
+        _ photo: ReadingPhoto, frame: SpineFrame, direction: ReadingDirection, engine: TesseractEngine
+    ) -> Reading? {
         let across = direction == .across
         let trim = across ? tuning.acrossTrim : tuning.alongTrim
         let textBudget = frame.width * (1 - 2 * trim)
         let scale = min(tuning.maximumUpscale, (across ? tuning.acrossStripWidth : tuning.alongStripHeight) / max(1, textBudget))
-        guard let strip = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim),
-            let prepared = StripPreparer.prepare(strip)
-        else { return nil }
+        guard let sampled = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim) else { return nil }
+        // Blurred lettering (soft edges) reads better through an unsharp mask; crisp lettering worse.
+        // Measured in photo pixels (an enlarged strip's edges are soft by the enlargement alone); small
+        // lettering, which the strip enlarges, loses more to the mask's halos than it gains.
+        let blurred = scale <= tuning.maximumSharpenedScale && StripPreparer.edgeWidth(sampled) / max(1, scale) >= tuning.blurredEdgeWidth
+        let strip = blurred ? StripPreparer.sharpened(sampled, radius: tuning.sharpenRadius, amount: tuning.sharpenAmount) : sampled
+        guard let prepared = StripPreparer.prepare(strip) else { return nil }
         // A short "word" as tall as the strip is the spine's band or edge read as letters ("il", "be").
         let words = engine.read(prepared, layout: .singleBlock).filter {
             !(Double($0.height) >= 0.8 * Double(strip.height) && $0.text.filter { $0.isLetter || $0.isNumber }.count <= 2)
@@ -119,10 +125,18 @@ public struct ReadingTuning: Sendable, Hashable {
     /// A standing spine is also read across when at least this wide relative to its length, and in pixels.
     public var acrossMinimumWidthRatio = 0.12
     public var acrossMinimumWidthPixels = 24.0
+    /// A strip whose sharpest edges are this wide (`StripPreparer.edgeWidth`, in photo pixels: strip
+    /// pixels over the enlargement) counts as blurred.
+    public var blurredEdgeWidth = 3.5
+    /// Strips enlarged more than this are never sharpened.
+    public var maximumSharpenedScale = 1.25
+    /// The unsharp mask applied to blurred strips: box radius in strip pixels and strength.
+    public var sharpenRadius = 3
+    public var sharpenAmount = Float(2)
     /// A reading scoring this (0–100) ends the search over directions.
     public var confidentEnough = 80.0
     /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one.
-    public var minimumTitleConfidence = 0.80
+    public var minimumTitleConfidence = 0.85
     /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.
     public var shortTitleLetters = 5
     public var shortTitleConfidence = 0.95
