@@ -61,14 +61,14 @@ struct BatchRunner: Sendable {
                         }
                         var stored = report
                         stored.image = photo.relative
-                        let written = interrupt.finishing(forced) {
+                        // A second Ctrl-C may have written it as stopped: then this never returns (the process is exiting).
+                        await interrupt.finishing(forced) {
                             do {
                                 try store.write(BatchResult(image: photo.relative, sourceSHA256: hash ?? "", report: stored))
                             } catch {
                                 display.message("bookscan: \(photo.relative): could not write its result: \(error)", error: true)
                             }
                         }
-                        guard written else { return }  // a second Ctrl-C wrote it as stopped; the process is exiting
                         let line = progress.withLockedValue { s in
                             s.add(stored)
                             return s.overallLine(elapsed: ContinuousClock.now - started, queued: queued)

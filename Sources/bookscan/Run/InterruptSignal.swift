@@ -45,19 +45,24 @@ final class InterruptSignal: Sendable {
     }
 
     /// The run of `token` writes its own records with `body`, unless a second Ctrl-C already took its
-    /// hook (false: the hook writes them and the process is exiting). A forced exit waits for a `body`
-    /// under way, so no record or result file is cut off half written.
-    @discardableResult
-    func finishing(_ token: Int, _ body: () -> Void) -> Bool {
+    /// hook: then the hook writes them and the process is exiting, so this never returns (the run must
+    /// not go on and let the command end the process before the hook's write is done). A forced exit
+    /// waits for a `body` under way, so no record or result file is cut off half written.
+    func finishing(_ token: Int, _ body: () -> Void) async {
         let mine = state.withLockedValue { s in
             guard s.hooks.removeValue(forKey: token) != nil else { return false }
             s.writing += 1
             return true
         }
-        guard mine else { return false }
+        guard mine else { await Self.untilExit() }
         body()
         state.withLockedValue { $0.writing -= 1 }
-        return true
+    }
+
+    /// Suspends for good: the forced exit under way ends the process.
+    private static func untilExit() async -> Never {
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        exit(ExitStatus.interrupted.rawValue)
     }
 
     /// The second Ctrl-C: every run in flight records itself as stopped, then the process exits 11.

@@ -82,8 +82,8 @@ struct ScanRunner: Sendable {
         let ladderStart: StreamTransport = preference == .eventStreamFirst ? .sse : .websocket
         let report = await session(mode: mode, limits: limits, ladderStart: ladderStart, sharedSocket: sharedSocket).scan(
             path: image, preparer: preparer, interrupts: { interrupt.stream() }, display: callbacks(slot: slot, image: image, printEvents: printEvents))
-        // A second Ctrl-C may have recorded it already (the process is exiting).
-        interrupt.finishing(forced) {
+        // A second Ctrl-C may have recorded it already: then this never returns (the process is exiting).
+        await interrupt.finishing(forced) {
             display.end(slot)
             let api = self.api
             if preference != .ladder, let jobId = report.jobId, report.outcome == .succeeded,
@@ -131,7 +131,7 @@ struct ScanRunner: Sendable {
         }
         let report = await session(mode: tracking.strategy).watch(
             jobId: jobId, interrupts: { interrupt.stream() }, display: callbacks(slot: 0, image: "-", printEvents: printEvents))
-        interrupt.finishing(forced) {
+        await interrupt.finishing(forced) {
             display.end(0)
             recorder.record(report, command: "watch", display: display)
         }
