@@ -131,6 +131,56 @@ enum TextGrouper {
         if out.count >= 2, out[1].prominence >= nearTie * out[0].prominence, out[1].readsBefore(out[0]) {
             out.swapAt(0, 1)
         }
+        return completingTitle(out)
+    }
+
+    /// Words that never end an English title and that start its continuation ("The Diary of a" +
+    /// "Nobody", "The Portrait" + "of a Lady"); the first three also start one alone ("The" + "Prairie").
+    static let articles: Set<String> = ["the", "a", "an"]
+    static let connectives: Set<String> = articles.union(["of", "and", "&", "in", "on", "to", "for", "with", "at", "by", "from", "or"])
+
+    /// The title group joined with the group next to it in reading order when English grammar says
+    /// they are one title split by a wide word space: the title ends with a connective, or its
+    /// neighbour before it is a lone article, or its neighbour after it starts with a connective.
+    /// Only neighbours of similar size (ratio < 1.4) and the same case style join.
+    static func completingTitle(_ groups: [Group]) -> [Group] {
+        guard groups.count >= 2 else { return groups }
+        var out = groups
+        func key(_ w: String) -> String { w.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        func upper(_ g: Group) -> Bool { g.words.allSatisfy { w in w.text.filter(\.isLetter).allSatisfy(\.isUppercase) } }
+        func alike(_ a: Group, _ b: Group) -> Bool {
+            // A capitalised connective ("Of") in a mixed-case title, or a lone capital article, says nothing of case.
+            let loneArticle = { (g: Group) in g.words.count == 1 && articles.contains(key(g.text)) }
+            let sameCase = upper(a) == upper(b) || loneArticle(a) || loneArticle(b)
+            let ratio = max(a.height, b.height) / max(1, min(a.height, b.height))
+            return sameCase && ratio < 1.4
+        }
+        var joined = true
+        while joined {
+            joined = false
+            let title = out[0]
+            let order = out.indices.sorted { out[$0].readsBefore(out[$1]) }
+            guard let at = order.firstIndex(of: 0) else { break }
+            if at + 1 < order.count {
+                let next = out[order[at + 1]]
+                let endsOpen = title.words.last.map { connectives.contains(key($0.text)) } ?? false
+                let startsJoined = next.words.first.map { connectives.contains(key($0.text)) && $0.text.first?.isLowercase == true } ?? false
+                if (endsOpen || startsJoined) && alike(title, next) {
+                    out[0] = Group(words: title.words + next.words, rescued: title.rescued + next.rescued)
+                    out.remove(at: order[at + 1])
+                    joined = true
+                    continue
+                }
+            }
+            if at > 0 {
+                let before = out[order[at - 1]]
+                if before.words.count == 1, articles.contains(key(before.text)), alike(before, title) {
+                    out[0] = Group(words: before.words + title.words, rescued: before.rescued + title.rescued)
+                    out.remove(at: order[at - 1])
+                    joined = true
+                }
+            }
+        }
         return out
     }
 }

@@ -17,7 +17,14 @@ struct CLITests {
     }
 
     /// Analytics and memory of these runs go here, never into the user's state directory.
-    static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-cli-state-\(getpid())").path
+    /// Removed when the test process exits.
+    static let stateDirectory: String = {
+        atexit { try? FileManager.default.removeItem(atPath: CLITests.statePath) }
+        return statePath
+    }()
+    private static var statePath: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-cli-state-\(getpid())").path
+    }
 
     static var binary: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("bookscan")

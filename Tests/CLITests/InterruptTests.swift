@@ -41,6 +41,10 @@ struct InterruptTests {
         return nil
     }
 
+    static func remove(_ paths: [String]) {
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
     }
@@ -53,6 +57,7 @@ struct InterruptTests {
             poll: { n in n == 0 ? .status(404, .notFound) : .snapshot(state: .running, stage: .findingRows, fraction: 0.5, seq: 2) })
         defer { service.stop() }
         let log = Self.temporaryPath("interrupt-resubmitted") + ".jsonl"
+        defer { Self.remove([log, log + ".lock"]) }
         let child = try ChildProcess.bookscan([
             "scan", HostileNumbersTests.sample, "--server", service.url, "--strategy", "polling", "--poll-interval", "100ms",
             "--timeout", "60s", "--analytics-log", log,
@@ -85,11 +90,12 @@ struct InterruptTests {
             poll: { n in n == 0 ? .status(404, .notFound) : .snapshot(state: .running, stage: .findingRows, fraction: 0.5, seq: 2) })
         defer { service.stop() }
         let folder = Self.temporaryPath("interrupt-batch")
+        let log = Self.temporaryPath("interrupt-batch") + ".jsonl"
+        defer { Self.remove([folder, log, log + ".lock"]) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in ["a.jpg", "b.jpg"] {
             try FileManager.default.copyItem(atPath: HostileNumbersTests.sample, toPath: folder + "/" + name)
         }
-        let log = Self.temporaryPath("interrupt-batch") + ".jsonl"
         let child = try ChildProcess.bookscan([
             "batch", folder, "--jobs", "2", "--server", service.url, "--strategy", "polling", "--poll-interval", "100ms",
             "--timeout", "60s", "--analytics-log", log,

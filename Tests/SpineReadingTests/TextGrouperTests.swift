@@ -59,4 +59,32 @@ struct TextGrouperTests {
             #expect(TextGrouper.groups([words[0], stranger]).first?.text == "DAISY")
         }
     }
+
+    @Test("a title split by a wide word space is joined when English says it goes on; an author after a whole title is not")
+    func grammarCompletesTitle() {
+        // Ends with a connective: "The Diary of a" + "Nobody".
+        let diary = TextGrouper.groups([
+            Self.word("The", 10, 60, cap: 20), Self.word("Diary", 70, 150, cap: 20), Self.word("of", 160, 190, cap: 20),
+            Self.word("a", 200, 215, cap: 20), Self.word("Nobody", 260, 380, cap: 20),
+        ])
+        #expect(diary.first?.text == "The Diary of a Nobody")
+        // The neighbour after it starts with a lower-case connective: "The Portrait" + "of a Lady".
+        let portrait = TextGrouper.groups([
+            Self.word("The", 10, 70, cap: 30), Self.word("Portrait", 85, 250, cap: 30),
+            Self.word("of", 300, 340, cap: 30), Self.word("a", 352, 370, cap: 30), Self.word("Lady", 382, 470, cap: 30),
+        ])
+        #expect(portrait.first?.text == "The Portrait of a Lady")
+        // A lone article before it: "THE" + "PRAIRIE", on lines of their own.
+        let prairie = TextGrouper.groups([Self.word("THE", 10, 80, cap: 30, line: 0), Self.word("PRAIRIE", 200, 400, cap: 32, line: 1)])
+        #expect(prairie.first?.text == "THE PRAIRIE")
+        // A whole title and its author stay apart; so do a title ending in a connective and much smaller print.
+        let withAuthor = TextGrouper.groups([
+            Self.word("THE", 10, 80, cap: 30), Self.word("PRAIRIE", 95, 300, cap: 30), Self.word("COOPER", 400, 520, cap: 28),
+        ])
+        #expect(withAuthor.map(\.text) == ["THE PRAIRIE", "COOPER"])
+        let smaller = TextGrouper.groups([
+            Self.word("TALES", 10, 120, cap: 30), Self.word("OF", 135, 180, cap: 30), Self.word("Pennant", 300, 380, cap: 12),
+        ])
+        #expect(smaller.map(\.text) == ["TALES OF", "Pennant"])
+    }
 }
