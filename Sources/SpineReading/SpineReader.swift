@@ -91,7 +91,9 @@ struct SpineReader: Sendable {
         // A short reading is as often a surname or a fragment as a title: it must be surer.
         let letters = titleGroup.text.filter(\.isLetter).count
         let needed = letters < tuning.shortTitleLetters ? tuning.shortTitleConfidence : tuning.minimumTitleConfidence
-        let title = titleConfidence >= needed && letters >= 2 && !largerUnread ? Self.clean(titleGroup.text) : nil
+        // What is plainly part of a title (it ends with "of", it starts with "and") is not given as one.
+        let cleaned = Self.clean(titleGroup.text)
+        let title = titleConfidence >= needed && letters >= 2 && !largerUnread && !TextGrouper.isIncompleteTitle(cleaned) ? cleaned : nil
         var author: String?
         if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
             second.confidence / 100 >= tuning.minimumTitleConfidence

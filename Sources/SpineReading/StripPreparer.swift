@@ -8,11 +8,40 @@ enum StripPreparer {
 
     /// The prepared strip, or nil when it holds no contrast at all (nothing to read).
     static func prepare(_ strip: GrayImage) -> GrayImage? {
+        let (lo, median, hi) = levels(strip.pixels)
+        guard hi - lo >= 24 else { return nil }
+        // The background is the majority: when the median sits nearer the dark end, the text is light.
+        let invert = median - lo < hi - median
+        let range = Float(hi - lo)
+        var stretched = strip
+        for i in stretched.pixels.indices {
+            var v = (Float(strip.pixels[i]) - Float(lo)) / range
+            v = min(1, max(0, v))
+            if invert { v = 1 - v }
+            stretched.pixels[i] = UInt8((v * 255).rounded())
+        }
+        // A light label on a darker spine, or shading along it: Tesseract's global threshold would
+        // turn the darker background black. Every background is made white, then stretched again.
+        let flat = flattened(stretched, window: max(minimumFlattenWindow, min(strip.width, strip.height) / 3))
+        let (flatLo, _, flatHi) = levels(flat.pixels)
+        let flatRange = Float(max(1, flatHi - flatLo))
+        let w = strip.width + 2 * border, h = strip.height + 2 * border
+        var out = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<strip.height {
+            for x in 0..<strip.width {
+                let v = min(1, max(0, (Float(flat.pixels[y * strip.width + x]) - Float(flatLo)) / flatRange))
+                out[(y + border) * w + x + border] = UInt8((v * 255).rounded())
+            }
+        }
+        return GrayImage(width: w, height: h, pixels: out)
+    }
+
+    /// The 1st, 50th and 99th percentiles of `pixels`.
+    private static func levels(_ pixels: [UInt8]) -> (Int, Int, Int) {
         var histogram = [Int](repeating: 0, count: 256)
-        for v in strip.pixels { histogram[Int(v)] += 1 }
-        let total = strip.pixels.count
+        for v in pixels { histogram[Int(v)] += 1 }
         func percentile(_ p: Double) -> Int {
-            let target = Int(Double(total) * p)
+            let target = Int(Double(pixels.count) * p)
             var seen = 0
             for (value, count) in histogram.enumerated() {
                 seen += count
@@ -20,26 +49,61 @@ enum StripPreparer {
             }
             return 255
         }
-        let lo = percentile(0.01), hi = percentile(0.99), median = percentile(0.5)
-        guard hi - lo >= 24 else { return nil }
-        // The background is the majority: when the median sits nearer the dark end, the text is light.
-        let invert = median - lo < hi - median
-        let range = Float(hi - lo)
-        let w = strip.width + 2 * border, h = strip.height + 2 * border
-        var out = [UInt8](repeating: 255, count: w * h)
-        strip.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<strip.height {
-                    for x in 0..<strip.width {
-                        var v = (Float(src[y * strip.width + x]) - Float(lo)) / range
-                        v = min(1, max(0, v))
-                        if invert { v = 1 - v }
-                        dst[(y + border) * w + x + border] = UInt8((v * 255).rounded())
-                    }
-                }
+        return (percentile(0.01), percentile(0.5), percentile(0.99))
+    }
+
+    /// The smallest background window (pixels).
+    static let minimumFlattenWindow = 15
+
+    /// Each pixel over its local background: the brightest value within about `window` pixels (found on
+    /// 4×4 blocks, then smoothed), as Leptonica's background normalisation does. Dark lettering on any
+    /// lighter background comes out dark on white; the background's own steps and shading vanish.
+    static func flattened(_ image: GrayImage, window: Int) -> GrayImage {
+        let block = 4
+        let w = image.width, h = image.height
+        let bw = (w + block - 1) / block, bh = (h + block - 1) / block
+        var small = [Float](repeating: 0, count: bw * bh)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y / block) * bw + x / block
+                small[i] = max(small[i], Float(image.pixels[y * w + x]))
             }
         }
-        return GrayImage(width: w, height: h, pixels: out)
+        let r = max(1, window / (2 * block))
+        // Brightest within r blocks (rows, then columns), then a box blur of the same reach.
+        func pass(_ a: [Float], horizontal: Bool, brightest: Bool) -> [Float] {
+            var out = a
+            let (outer, inner) = horizontal ? (bh, bw) : (bw, bh)
+            for o in 0..<outer {
+                for i in 0..<inner {
+                    var value: Float = 0
+                    for d in -r...r {
+                        let j = min(inner - 1, max(0, i + d))
+                        let v = horizontal ? a[o * bw + j] : a[j * bw + o]
+                        value = brightest ? max(value, v) : value + v
+                    }
+                    out[horizontal ? o * bw + i : i * bw + o] = brightest ? value : value / Float(2 * r + 1)
+                }
+            }
+            return out
+        }
+        let peaks = pass(pass(small, horizontal: true, brightest: true), horizontal: false, brightest: true)
+        let background = pass(pass(peaks, horizontal: true, brightest: false), horizontal: false, brightest: false)
+        var out = image
+        for y in 0..<h {
+            // Bilinear between block centres.
+            let fy = max(0, min(Float(bh - 1), (Float(y) + 0.5) / Float(block) - 0.5))
+            let y0 = Int(fy), y1 = min(bh - 1, y0 + 1), ty = fy - Float(y0)
+            for x in 0..<w {
+                let fx = max(0, min(Float(bw - 1), (Float(x) + 0.5) / Float(block) - 0.5))
+                let x0 = Int(fx), x1 = min(bw - 1, x0 + 1), tx = fx - Float(x0)
+                let top = background[y0 * bw + x0] * (1 - tx) + background[y0 * bw + x1] * tx
+                let bottom = background[y1 * bw + x0] * (1 - tx) + background[y1 * bw + x1] * tx
+                let bg = max(1, top * (1 - ty) + bottom * ty)
+                out.pixels[y * w + x] = UInt8(min(255, (Float(image.pixels[y * w + x]) * 255 / bg).rounded()))
+            }
+        }
+        return out
     }
 
     /// Unsharp mask: the strip plus `amount` times its difference from a box blur of `radius`

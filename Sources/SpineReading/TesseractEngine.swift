@@ -72,6 +72,7 @@ final class TesseractEngine: @unchecked Sendable {
             ("tessedit_do_invert", "0"),
         ]
         Self.serialiseOpenMP
+        Self.silenceLeptonica
         var names = variables.map { strdup($0.0) }
         var values = variables.map { strdup($0.1) }
         defer {
@@ -98,6 +99,16 @@ final class TesseractEngine: @unchecked Sendable {
         typealias SetLevels = @convention(c) (Int32) -> Void
         if let symbol = dlsym(nil, "omp_set_max_active_levels") {
             unsafeBitCast(symbol, to: SetLevels.self)(0)
+        }
+    }()
+
+    /// Leptonica (Tesseract's image library) writes its internal complaints to stderr, e.g. "Error in
+    /// pixScaleAreaMap: pixd too small" for a sliver of a line; they mean nothing to a user of the
+    /// scan, whose terminal they would clutter. Silenced once per process (L_SEVERITY_NONE).
+    private static let silenceLeptonica: Void = {
+        typealias SetSeverity = @convention(c) (Int32) -> Int32
+        if let symbol = dlsym(nil, "setMsgSeverity") {
+            _ = unsafeBitCast(symbol, to: SetSeverity.self)(6)
         }
     }()
 

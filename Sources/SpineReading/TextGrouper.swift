@@ -139,6 +139,22 @@ enum TextGrouper {
     static let articles: Set<String> = ["the", "a", "an"]
     static let connectives: Set<String> = articles.union(["of", "and", "&", "in", "on", "to", "for", "with", "at", "by", "from", "or"])
 
+    /// Connectives that never start an English title in lower case or in capitals ("of Paradise",
+    /// "AND PUNISHMENT"); a capitalised "Of" in mixed case does ("Of Human Bondage").
+    static let neverFirst: Set<String> = ["of", "and", "&", "or"]
+
+    /// Whether `text` is plainly only part of a title: it ends with a connective ("Reflections on the",
+    /// "The Duchess of") or starts with one that never starts a title.
+    static func isIncompleteTitle(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+            .filter { !$0.trimmingCharacters(in: .punctuationCharacters).isEmpty || $0 == "&" }
+        guard let first = words.first, let last = words.last else { return false }
+        func key(_ w: String) -> String { w == "&" ? w : w.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        if connectives.contains(key(last)) { return true }
+        let capitalised = first.first?.isUppercase == true && first.dropFirst().contains(where: \.isLowercase)
+        return neverFirst.contains(key(first)) && !capitalised
+    }
+
     /// The title group joined with the group next to it in reading order when English grammar says
     /// they are one title split by a wide word space: the title ends with a connective, or its
     /// neighbour before it is a lone article, or its neighbour after it starts with a connective.

@@ -40,4 +40,32 @@ struct StripPreparerTests {
         let flat = try #require(GrayImage(width: 30, height: 10, pixels: [UInt8](repeating: 128, count: 300)))
         #expect(StripPreparer.sharpened(flat, radius: 3, amount: 2) == flat)
     }
+
+    @Test("a light label on a darker spine: both backgrounds come out white, the lettering on each stays dark")
+    func labelOnDarkerSpine() throws {
+        // 300×60: the left 140 px a mid-grey spine (120) with black strokes (20), the rest a white
+        // label (240) with grey strokes (170, low contrast). Strokes are 4 px wide, 12 px apart.
+        let width = 300, height = 60
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        func stroke(_ x: Int, _ y: Int) -> Bool { y >= 20 && y < 40 && x % 16 >= 6 && x % 16 < 10 && x % 150 > 20 && x % 150 < 130 }
+        for y in 0..<height {
+            for x in 0..<width {
+                let label = x >= 140
+                pixels[y * width + x] = stroke(x, y) ? (label ? 170 : 20) : (label ? 240 : 120)
+            }
+        }
+        let strip = try #require(GrayImage(width: width, height: height, pixels: pixels))
+        let prepared = try #require(StripPreparer.prepare(strip))
+        let b = StripPreparer.border
+        func at(_ x: Int, _ y: Int) -> UInt8 { prepared.pixels[(y + b) * prepared.width + x + b] }
+        // Backgrounds (away from the strokes and the seam) are white on both sides.
+        for (x, y) in [(60, 5), (60, 50), (240, 5), (240, 50), (10, 30), (290, 30)] {
+            #expect(at(x, y) >= 235, "background at \(x),\(y) is \(at(x, y))")
+        }
+        // Every stroke is darker than any background by a margin Otsu cannot miss.
+        for (x, y) in [(38, 30), (102, 30), (182, 30), (246, 30)] {
+            #expect(stroke(x, y))
+            #expect(at(x, y) <= 200, "stroke at \(x),\(y) is \(at(x, y))")
+        }
+    }
 }

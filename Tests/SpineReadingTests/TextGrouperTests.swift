@@ -87,4 +87,14 @@ struct TextGrouperTests {
         ])
         #expect(smaller.map(\.text) == ["TALES OF", "Pennant"])
     }
+
+    @Test("plainly part of a title: it ends with a connective, or starts with one no title starts with")
+    func incompleteTitles() {
+        for part in ["Reflections on the", "THE DUCHESS OF", "The Wind in the", "of Paradise", "AND PUNISHMENT", "and Sons", "Sense &"] {
+            #expect(TextGrouper.isIncompleteTitle(part), "\(part)")
+        }
+        for whole in ["Of Human Bondage", "On Liberty", "To the Lighthouse", "The Secret Agent", "Dombey & Son", "A Room with a View", "IN COLD BLOOD"] {
+            #expect(!TextGrouper.isIncompleteTitle(whole), "\(whole)")
+        }
+    }
 }
