@@ -32,7 +32,7 @@ public struct CampaignConfiguration: Sendable {
     public init(
         jobs: Int, seed: UInt64, concurrency: Int = 12, images: [String], longSide: Int = 320,
         tracker: TrackerSettings = CampaignConfiguration.trackerSettings, heartbeat: Duration = .milliseconds(200),
-        scanStepDelay: Duration = .milliseconds(400), workers: Int = 24, maxEventsBeforeFault: Int = 3, jobTimeout: Duration = .seconds(90),
+        scanStepDelay: Duration = CampaignConfiguration.defaultScanStepDelay, workers: Int = 24, maxEventsBeforeFault: Int = 3, jobTimeout: Duration = .seconds(90),
         analyticsLog: String? = nil
     ) {
         self.jobs = jobs
@@ -48,6 +48,13 @@ public struct CampaignConfiguration: Sendable {
         self.jobTimeout = jobTimeout
         self.analyticsLog = analyticsLog
     }
+
+    /// The service's pause after each progress event: a job of 14–21 events lasts 8–13 s, longer than
+    /// the ladder's two deadlines back to back (the WebSocket's first frame, then the event stream's
+    /// first byte: 3 s each), so a buffering proxy is caught before the job ends even on a loaded
+    /// machine. At 400 ms a 6 s job sometimes ended first on CI, its buffered stream then arriving
+    /// whole and carrying the job.
+    public static let defaultScanStepDelay: Duration = .milliseconds(600)
 
     /// Fast tracker timings with room for a loaded 2-core machine: 250 ms polls, 3 s to a first
     /// frame, 2 s of silence (10 missed heartbeats) is dead.

@@ -22,7 +22,7 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     @Option(name: .customLong("long-side"), help: "Long side images are prepared to before upload.")
     var longSide = 320
     @Option(name: .customLong("step-delay-ms"), help: "The service's pause after each progress event, in milliseconds.")
-    var stepDelayMilliseconds = 400
+    var stepDelayMilliseconds = Int(CampaignConfiguration.defaultScanStepDelay / .milliseconds(1))
     @Option(name: .customLong("only"), help: "Draw only this fault kind (repeatable): \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var only: [FaultKind] = []
     @Option(help: "Folder of JPEG images to scan.")
