@@ -62,7 +62,7 @@ enum TextGrouper {
     /// with all capitals). It adds to the text, never to the confidence.
     static func rescue(_ group: Group, from words: [RecognisedWord]) -> Group {
         var g = group
-        let upper = g.words.allSatisfy { w in w.text.filter(\.isLetter).allSatisfy(\.isUppercase) }
+        let upper = isAllCapitals(g.words)
         var changed = true
         while changed {
             changed = false
@@ -146,13 +146,19 @@ enum TextGrouper {
     /// Whether `text` is plainly only part of a title: it ends with a connective ("Reflections on the",
     /// "The Duchess of") or starts with one that never starts a title.
     static func isIncompleteTitle(_ text: String) -> Bool {
-        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-            .filter { !$0.trimmingCharacters(in: .punctuationCharacters).isEmpty || $0 == "&" }
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init).filter { !key($0).isEmpty }
         guard let first = words.first, let last = words.last else { return false }
-        func key(_ w: String) -> String { w == "&" ? w : w.lowercased().trimmingCharacters(in: .punctuationCharacters) }
         if connectives.contains(key(last)) { return true }
         let capitalised = first.first?.isUppercase == true && first.dropFirst().contains(where: \.isLowercase)
         return neverFirst.contains(key(first)) && !capitalised
+    }
+
+    /// A word as the connective sets spell it: lower case, without surrounding punctuation ("&" kept).
+    static func key(_ word: String) -> String { word == "&" ? word : word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+
+    /// Whether every letter of `words` is a capital.
+    static func isAllCapitals(_ words: [RecognisedWord]) -> Bool {
+        words.allSatisfy { w in w.text.filter(\.isLetter).allSatisfy(\.isUppercase) }
     }
 
     /// The title group joined with the group next to it in reading order when English grammar says
@@ -162,12 +168,10 @@ enum TextGrouper {
     static func completingTitle(_ groups: [Group]) -> [Group] {
         guard groups.count >= 2 else { return groups }
         var out = groups
-        func key(_ w: String) -> String { w.lowercased().trimmingCharacters(in: .punctuationCharacters) }
-        func upper(_ g: Group) -> Bool { g.words.allSatisfy { w in w.text.filter(\.isLetter).allSatisfy(\.isUppercase) } }
         func alike(_ a: Group, _ b: Group) -> Bool {
             // A capitalised connective ("Of") in a mixed-case title, or a lone capital article, says nothing of case.
             let loneArticle = { (g: Group) in g.words.count == 1 && articles.contains(key(g.text)) }
-            let sameCase = upper(a) == upper(b) || loneArticle(a) || loneArticle(b)
+            let sameCase = isAllCapitals(a.words) == isAllCapitals(b.words) || loneArticle(a) || loneArticle(b)
             let ratio = max(a.height, b.height) / max(1, min(a.height, b.height))
             return sameCase && ratio < 1.4
         }
