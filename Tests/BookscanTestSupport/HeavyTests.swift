@@ -1,4 +1,5 @@
-/// Tests that load a 2-core machine heavily (several `bookscan serve` children, a database) and the
+/// Tests that load a 2-core machine heavily (several `bookscan serve` children, a database, full-size
+/// OCR scans of the sample photos) and the
 /// one that a loaded machine distorts (the fault campaign, whose oracle includes how each job was
 /// classified) take turns: each runs its body under this process-wide gate. Everything else still runs
 /// beside them. (On CI the campaign saw a job stretch from 1 s to 12 s while PostgreSQL-backed
