@@ -71,7 +71,7 @@ final class TesseractEngine: @unchecked Sendable {
             // Strips arrive dark-on-light already: no second, inverted recognition of weak lines.
             ("tessedit_do_invert", "0"),
         ]
-        Self.serialiseOpenMP
+        Self.serialiseOpenMPOnThisThread()
         Self.silenceLeptonica
         var names = variables.map { strdup($0.0) }
         var values = variables.map { strdup($0.1) }
@@ -93,14 +93,20 @@ final class TesseractEngine: @unchecked Sendable {
         handle = api
     }
 
-    /// Debian's libtesseract uses OpenMP inside the LSTM; with a handle per reading thread on few
-    /// cores those teams only oversubscribe and spin. Serialise them once per process (when linked).
-    private static let serialiseOpenMP: Void = {
-        typealias SetLevels = @convention(c) (Int32) -> Void
-        if let symbol = dlsym(nil, "omp_set_max_active_levels") {
-            unsafeBitCast(symbol, to: SetLevels.self)(0)
-        }
+    /// Debian's libtesseract uses OpenMP inside the LSTM (teams of 4 per forward pass); with a handle
+    /// per reading thread on few cores those teams only oversubscribe and spin (measured: twice the
+    /// wall time, a third of it in the kernel). `omp_set_max_active_levels(0)` makes every parallel
+    /// region run on the calling thread alone. In libgomp (GCC ≥ 11) that setting belongs to the
+    /// calling thread, so it is applied on each reading thread before it reads; nil when not linked.
+    private static let setMaxActiveLevels: (@convention(c) (Int32) -> Void)? = {
+        guard let symbol = dlsym(nil, "omp_set_max_active_levels") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self)
     }()
+
+    /// Serialises OpenMP on the calling thread (see `setMaxActiveLevels`); cheap, idempotent.
+    private static func serialiseOpenMPOnThisThread() {
+        setMaxActiveLevels?(0)
+    }
 
     /// Leptonica (Tesseract's image library) writes its internal complaints to stderr, e.g. "Error in
     /// pixScaleAreaMap: pixd too small" for a sliver of a line; they mean nothing to a user of the
@@ -139,6 +145,7 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Reads a gray image (1 byte per pixel) and returns its words in reading order.
     func read(_ image: GrayImage, layout: Layout) -> [RecognisedWord] {
+        Self.serialiseOpenMPOnThisThread()
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(layout.rawValue)))
         image.pixels.withUnsafeBufferPointer { buffer in
             TessBaseAPISetImage(handle, buffer.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
