@@ -64,24 +64,33 @@ enum StripSampler {
         let step = 1 / scale
         let ox = frame.centerX - (ux * Double(outW) + vx * Double(outH)) * step / 2
         let oy = frame.centerY - (uy * Double(outW) + vy * Double(outH)) * step / 2
+        // The upright → stored map is affine, so the whole strip is one affine map of (column, row):
+        // stored = origin + column·colStep + row·rowStep, composed once instead of per sample.
+        let (x0, y0) = photo.storedPoint(ox, oy)
+        let (xu, yu) = photo.storedPoint(ox + ux * step, oy + uy * step)
+        let (xv, yv) = photo.storedPoint(ox + vx * step, oy + vy * step)
+        let colStep = (x: xu - x0, y: yu - y0), rowStep = (x: xv - x0, y: yv - y0)
         // When shrinking, average a small grid of samples per output pixel.
         let taps = max(1, min(4, Int(step.rounded(.up))))
+        var offsets: [(x: Double, y: Double)] = []
+        for ty in 0..<taps {
+            for tx in 0..<taps {
+                let fu = (Double(tx) + 0.5) / Double(taps), fv = (Double(ty) + 0.5) / Double(taps)
+                offsets.append((colStep.x * fu + rowStep.x * fv, colStep.y * fu + rowStep.y * fv))
+            }
+        }
+        let norm = 1 / Float(taps * taps)
         var out = [UInt8](repeating: 0, count: outW * outH)
         let sw = photo.stored.width, sh = photo.stored.height
         photo.stored.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for row in 0..<outH {
+                    let rx = x0 + rowStep.x * Double(row), ry = y0 + rowStep.y * Double(row)
                     for col in 0..<outW {
+                        let px = rx + colStep.x * Double(col), py = ry + colStep.y * Double(col)
                         var sum: Float = 0
-                        for ty in 0..<taps {
-                            for tx in 0..<taps {
-                                let fu = (Double(col) + (Double(tx) + 0.5) / Double(taps)) * step
-                                let fv = (Double(row) + (Double(ty) + 0.5) / Double(taps)) * step
-                                let (x, y) = photo.storedPoint(ox + ux * fu + vx * fv, oy + uy * fu + vy * fv)
-                                sum += bilinear(src, sw, sh, x, y)
-                            }
-                        }
-                        dst[row * outW + col] = UInt8(max(0, min(255, (sum / Float(taps * taps)).rounded())))
+                        for o in offsets { sum += bilinear(src, sw, sh, px + o.x, py + o.y) }
+                        dst[row * outW + col] = UInt8(max(0, min(255, sum * norm + 0.5)))
                     }
                 }
             }

@@ -18,7 +18,7 @@ enum StripPreparer {
             var v = (Float(strip.pixels[i]) - Float(lo)) / range
             v = min(1, max(0, v))
             if invert { v = 1 - v }
-            stretched.pixels[i] = UInt8((v * 255).rounded())
+            stretched.pixels[i] = UInt8(v * 255 + 0.5)
         }
         // A light label on a darker spine, or shading along it: Tesseract's global threshold would
         // turn the darker background black. Every background is made white, then stretched again.
@@ -30,7 +30,7 @@ enum StripPreparer {
         for y in 0..<strip.height {
             for x in 0..<strip.width {
                 let v = min(1, max(0, (Float(flat.pixels[y * strip.width + x]) - Float(flatLo)) / flatRange))
-                out[(y + border) * w + x + border] = UInt8((v * 255).rounded())
+                out[(y + border) * w + x + border] = UInt8(v * 255 + 0.5)
             }
         }
         return GrayImage(width: w, height: h, pixels: out)
@@ -89,18 +89,26 @@ enum StripPreparer {
         }
         let peaks = pass(pass(small, horizontal: true, brightest: true), horizontal: false, brightest: true)
         let background = pass(pass(peaks, horizontal: true, brightest: false), horizontal: false, brightest: false)
+        // Bilinear between block centres; the column weights are the same on every row.
+        let columns = (0..<w).map { x in
+            let fx = max(0, min(Float(bw - 1), (Float(x) + 0.5) / Float(block) - 0.5))
+            let x0 = Int(fx)
+            return (x0: x0, x1: min(bw - 1, x0 + 1), t: fx - Float(x0))
+        }
         var out = image
-        for y in 0..<h {
-            // Bilinear between block centres.
-            let fy = max(0, min(Float(bh - 1), (Float(y) + 0.5) / Float(block) - 0.5))
-            let y0 = Int(fy), y1 = min(bh - 1, y0 + 1), ty = fy - Float(y0)
-            for x in 0..<w {
-                let fx = max(0, min(Float(bw - 1), (Float(x) + 0.5) / Float(block) - 0.5))
-                let x0 = Int(fx), x1 = min(bw - 1, x0 + 1), tx = fx - Float(x0)
-                let top = background[y0 * bw + x0] * (1 - tx) + background[y0 * bw + x1] * tx
-                let bottom = background[y1 * bw + x0] * (1 - tx) + background[y1 * bw + x1] * tx
-                let bg = max(1, top * (1 - ty) + bottom * ty)
-                out.pixels[y * w + x] = UInt8(min(255, (Float(image.pixels[y * w + x]) * 255 / bg).rounded()))
+        image.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let fy = max(0, min(Float(bh - 1), (Float(y) + 0.5) / Float(block) - 0.5))
+                    let y0 = Int(fy), y1 = min(bh - 1, y0 + 1), ty = fy - Float(y0)
+                    for x in 0..<w {
+                        let c = columns[x]
+                        let top = background[y0 * bw + c.x0] * (1 - c.t) + background[y0 * bw + c.x1] * c.t
+                        let bottom = background[y1 * bw + c.x0] * (1 - c.t) + background[y1 * bw + c.x1] * c.t
+                        let bg = max(1, top * (1 - ty) + bottom * ty)
+                        dst[y * w + x] = UInt8(min(255, Float(src[y * w + x]) * 255 / bg + 0.5))
+                    }
+                }
             }
         }
         return out
@@ -137,6 +145,38 @@ enum StripPreparer {
             out.pixels[i] = UInt8(max(0, min(255, (v + amount * (v - blurred[i])).rounded())))
         }
         return out
+    }
+
+    /// The strip's noise, as the standard deviation of gray levels it would have on a flat surface:
+    /// the median magnitude of a Laplacian that cancels flat areas and straight gradients (Immerkær
+    /// 1996; for Gaussian noise of σ its response has σ·6, its median magnitude 0.6745·6·σ). Robust
+    /// against the lettering's edges, which cover well under half of a strip. About 0 when flat.
+    static func noiseLevel(_ image: GrayImage) -> Double {
+        let w = image.width, h = image.height
+        guard w > 2, h > 2 else { return 0 }
+        var magnitudes = [Int](repeating: 0, count: 2041)
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in 1..<(h - 1) {
+                let up = (y - 1) * w, mid = y * w, down = (y + 1) * w
+                for x in 1..<(w - 1) {
+                    let corners = Int(p[up + x - 1]) + Int(p[up + x + 1]) + Int(p[down + x - 1]) + Int(p[down + x + 1])
+                    let sides = Int(p[up + x]) + Int(p[down + x]) + Int(p[mid + x - 1]) + Int(p[mid + x + 1])
+                    magnitudes[abs(corners - 2 * sides + 4 * Int(p[mid + x]))] += 1
+                }
+            }
+        }
+        // The median, interpolated within its bin (bin m holds the magnitudes m ± 0.5; bin 0 only
+        // 0 … 0.5): whole gray levels would otherwise round a faint grain's σ down by a quarter.
+        let half = Double((w - 2) * (h - 2)) / 2
+        var seen = 0
+        for (magnitude, count) in magnitudes.enumerated() where count > 0 {
+            if Double(seen + count) >= half {
+                let low = max(0, Double(magnitude) - 0.5), width = magnitude == 0 ? 0.5 : 1
+                return (low + width * (half - Double(seen)) / Double(count)) / (0.6745 * 6)
+            }
+            seen += count
+        }
+        return 0
     }
 
     /// How wide the strip's sharpest edges are, in its pixels: the contrast (1st to 99th percentile)

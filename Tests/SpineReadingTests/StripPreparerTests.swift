@@ -1,9 +1,10 @@
+import Foundation
 import ImageKit
 import Testing
 
 @testable import SpineReading
 
-/// The blur measure that decides whether a strip is sharpened, and the unsharp mask itself.
+/// The blur and noise measures that decide whether a strip is sharpened, and the unsharp mask itself.
 @Suite("Preparing a strip")
 struct StripPreparerTests {
     /// Dark bars on white, `period` pixels apart, each edge a ramp `ramp` pixels wide.
@@ -29,6 +30,41 @@ struct StripPreparerTests {
         #expect(StripPreparer.edgeWidth(soft) > 4)
         #expect(StripPreparer.edgeWidth(crisp) < ReadingTuning().blurredEdgeWidth)
         #expect(StripPreparer.edgeWidth(soft) >= ReadingTuning().blurredEdgeWidth)
+    }
+
+    /// `image` with Gaussian noise of `sigma` gray levels added (a fixed seed: the same every run).
+    static func noisy(_ image: GrayImage, sigma: Double) -> GrayImage {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func uniform() -> Double {  // SplitMix64, in (0, 1)
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return (Double((z ^ (z >> 31)) >> 11) + 0.5) / Double(UInt64(1) << 53)
+        }
+        var out = image
+        for i in out.pixels.indices {
+            let gaussian = (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
+            out.pixels[i] = UInt8(max(0, min(255, (Double(image.pixels[i]) + sigma * gaussian).rounded())))
+        }
+        return out
+    }
+
+    @Test("the noise estimate finds the grain's σ on flat and lettered strips, and ignores clean edges")
+    func noiseLevel() throws {
+        let flat = try #require(GrayImage(width: 200, height: 60, pixels: [UInt8](repeating: 128, count: 12_000)))
+        let lettered = try #require(Self.bars(width: 200, height: 60, ramp: 1))
+        #expect(StripPreparer.noiseLevel(flat) < 0.1)
+        #expect(StripPreparer.noiseLevel(lettered) < 0.5)
+        for sigma in [2.0, 5.0] {
+            for image in [flat, lettered] {
+                let estimate = StripPreparer.noiseLevel(Self.noisy(image, sigma: sigma))
+                #expect(abs(estimate - sigma) < 0.25 * sigma, "σ \(sigma): estimated \(estimate)")
+            }
+        }
+        // Below the sharpening limit when clean, above it when grainy.
+        #expect(StripPreparer.noiseLevel(lettered) < ReadingTuning().maximumSharpenedNoise)
+        #expect(StripPreparer.noiseLevel(Self.noisy(lettered, sigma: 2)) > ReadingTuning().maximumSharpenedNoise)
     }
 
     @Test("the unsharp mask steepens soft edges and keeps the size; a flat strip stays flat")
