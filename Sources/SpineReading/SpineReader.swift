@@ -33,11 +33,34 @@ struct SpineReader: Sendable {
         for direction in directions(frame) {
             if isCancelled() { return .unread }
             guard let reading = readOnce(photo, frame: frame, direction: direction, engine: engine) else { continue }
-            if reading.score > (best?.score ?? 0) { best = reading }
-            if let b = best, b.score >= tuning.confidentEnough { break }
+            if rank(reading) > best.map(rank) ?? 0 { best = reading }
+            // Capitals turned over are still letters (THE HOUSE reads "ASNOH AHL" at 87): a confident
+            // reading that may be that is checked the other way round before it is believed.
+            if let b = best, b.score >= tuning.confidentEnough, !(direction == .alongForward && mayBeTurnedOver(b)) { break }
         }
         guard let best else { return .unread }
         return result(best, frame: frame)
+    }
+
+    /// A reading's score plus `functionWordBonus` for each of up to two English function words in it
+    /// ("of", "the", "and"…): text the right way up has them, text upside down almost never.
+    private func rank(_ reading: Reading) -> Double {
+        guard reading.score > 0 else { return 0 }
+        return reading.score + tuning.functionWordBonus * Double(min(2, functionWords(reading)))
+    }
+
+    /// How many English function words ("of", "the", "and"…) the reading has among its kept words.
+    private func functionWords(_ reading: Reading) -> Int {
+        reading.words.filter {
+            $0.confidence >= tuning.minimumWordConfidence && $0.text.count >= 2 && TextGrouper.connectives.contains(TextGrouper.key($0.text))
+        }.count
+    }
+
+    /// Whether the reading could be capitals upside down: its title group is three or more letters, all
+    /// capitals, and it has no function word (text the right way up often does; turned over, almost never).
+    private func mayBeTurnedOver(_ reading: Reading) -> Bool {
+        let letters = reading.groups.first?.text.filter(\.isLetter) ?? ""
+        return letters.count >= 3 && letters.allSatisfy(\.isUppercase) && functionWords(reading) == 0
     }
 
     private func readOnce(
@@ -143,8 +166,12 @@ public struct ReadingTuning: Sendable, Hashable {
     /// The unsharp mask applied to blurred strips: box radius in strip pixels and strength.
     public var sharpenRadius = 3
     public var sharpenAmount = Float(2)
-    /// A reading scoring this (0–100) ends the search over directions.
+    /// A reading scoring this (0–100) ends the search over directions (one in capitals only is first
+    /// checked the other way round).
     public var confidentEnough = 80.0
+    /// Added to a direction's score (0–100) for each English function word it read, up to two; breaks
+    /// near-ties between a reading and its upside-down twin.
+    public var functionWordBonus = 8.0
     /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one.
     public var minimumTitleConfidence = 0.85
     /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.

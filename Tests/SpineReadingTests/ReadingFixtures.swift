@@ -17,6 +17,12 @@ enum ReadingFixtures {
         return try JPEGDecoder.decode([UInt8](data)).image
     }
 
+    /// "THE HOUSE OF MIRTH" in bold 20 px capitals: turned over, they still read as letters ("40 ASNOH AHL" when read one way only).
+    static func capitalsLine() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/capitals_line.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
     /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
     static func normalized(_ s: String?) -> String {
         guard let s else { return "" }

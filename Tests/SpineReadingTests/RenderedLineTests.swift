@@ -14,30 +14,37 @@ struct RenderedLineTests {
         ("horizontal (lying book)", .up, .lying, .horizontal),
     ]
 
+    /// What the reader makes of `image` as one whole-image spine of `pose`.
+    static func readWhole(_ image: PixelBuffer, pose: SpinePose) throws -> SpineText? {
+        let reader = ShelfReader(pool: try ReadingFixtures.pool.get())
+        let texts = try reader.read(
+            .image(image), sourceWidth: image.width, sourceHeight: image.height,
+            spines: [SpineOutline(box: ReadingFixtures.wholeImage, pose: pose)], progress: { _, _ in }, isCancelled: { false })
+        return texts?.first
+    }
+
     @Test("reads the title in each direction", arguments: 0..<3)
     func direction(index: Int) throws {
         let (_, turn, pose, orientation) = Self.cases[index]
-        let reader = ShelfReader(pool: try ReadingFixtures.pool.get())
-        let image = try ReadingFixtures.titleLine().applying(turn)
-        let texts = try #require(
-            try reader.read(
-                .image(image), sourceWidth: image.width, sourceHeight: image.height,
-                spines: [SpineOutline(box: ReadingFixtures.wholeImage, pose: pose)], progress: { _, _ in }, isCancelled: { false }))
-        #expect(ReadingFixtures.normalized(texts.first?.title) == "great expectations", "read \(String(describing: texts.first))")
-        #expect(texts.first?.orientation == orientation)
-        #expect((texts.first?.confidence ?? 0) > 0.7)
+        let text = try Self.readWhole(try ReadingFixtures.titleLine().applying(turn), pose: pose)
+        #expect(ReadingFixtures.normalized(text?.title) == "great expectations", "read \(String(describing: text))")
+        #expect(text?.orientation == orientation)
+        #expect((text?.confidence ?? 0) > 0.7)
+    }
+
+    @Test("capitals are read the right way round, not as the letters they make upside down", arguments: 0..<2)
+    func capitalsTurnedOver(index: Int) throws {
+        let (_, turn, pose, orientation) = Self.cases[index]
+        let text = try Self.readWhole(try ReadingFixtures.capitalsLine().applying(turn), pose: pose)
+        #expect(ReadingFixtures.normalized(text?.title) == "the house of mirth", "read \(String(describing: text))")
+        #expect(text?.orientation == orientation)
     }
 
     @Test("light text on a dark spine reads the same")
     func inverted() throws {
-        let reader = ShelfReader(pool: try ReadingFixtures.pool.get())
         var image = try ReadingFixtures.titleLine().applying(.right)
         image.pixels = image.pixels.map { 255 - $0 }
-        let texts = try #require(
-            try reader.read(
-                .image(image), sourceWidth: image.width, sourceHeight: image.height,
-                spines: [SpineOutline(box: ReadingFixtures.wholeImage, pose: .upright)], progress: { _, _ in }, isCancelled: { false }))
-        #expect(ReadingFixtures.normalized(texts.first?.title) == "great expectations")
+        #expect(ReadingFixtures.normalized(try Self.readWhole(image, pose: .upright)?.title) == "great expectations")
     }
 
     @Test("a leaning spine's polygon turns the crop along its own axis")
