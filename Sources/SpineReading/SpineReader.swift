@@ -166,8 +166,8 @@ public struct ReadingTuning: Sendable, Hashable {
     /// The unsharp mask applied to blurred strips: box radius in strip pixels and strength.
     public var sharpenRadius = 3
     public var sharpenAmount = Float(2)
-    /// A reading scoring this (0–100) ends the search over directions (one in capitals only is first
-    /// checked the other way round).
+    /// A reading scoring this (0–100) ends the search over directions (one that may be capitals upside
+    /// down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
     public var confidentEnough = 80.0
     /// Added to a direction's score (0–100) for each English function word it read, up to two; breaks
     /// near-ties between a reading and its upside-down twin.
