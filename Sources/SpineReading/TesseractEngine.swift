@@ -12,8 +12,8 @@ struct RecognisedWord: Sendable, Hashable {
     var bottom: Int
     /// Index of the text line the word belongs to, in reading order.
     var line: Int
-    /// The word's cap height in pixels, estimated from its letters (see `capHeight(of:)`), so "on" and
-    /// "THE" of one line compare.
+    /// The word's cap height in pixels, estimated from its letters (see `capHeight(of:)`) and from the
+    /// ink under it (`WordInk`), the smaller of the two, so "on" and "THE" of one line compare.
     var capHeight: Double
 
     var height: Int { bottom - top }
@@ -166,7 +166,12 @@ final class TesseractEngine: @unchecked Sendable {
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
-            let capHeight = RecognisedWord.capHeight(of: Self.letterHeights(iterator)) ?? Double(b - t)
+            // Tesseract's letter boxes often span the whole strip; the ink under the word never reaches
+            // higher than the letters do, so the smaller of the two is the word's size.
+            let fromLetters = RecognisedWord.capHeight(of: Self.letterHeights(iterator))
+            let fromInk = WordInk.inkHeight(image, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b))
+                .flatMap { WordInk.capHeight(ink: $0, text: trimmed) }
+            let capHeight = [fromLetters, fromInk].compactMap { $0 }.min() ?? Double(b - t)
             words.append(
                 RecognisedWord(
                     text: trimmed, confidence: confidence, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: max(0, line),
