@@ -242,6 +242,22 @@ def line_fixture(path, text="Great Expectations", face="DejaVuSans.ttf", size=30
     print(f"{path}: {img.width}x{img.height}")
 
 
+def label_fixture(path):
+    """A dark spine with its author in light letters and a light label with the title in dark ones: two
+    polarities on one strip (the reader must not read the whole strip one way)."""
+    author = text_image("Louisa May Alcott", font("DejaVuSans-Bold.ttf", 16), (222, 216, 200))
+    title = text_image("Little Men", font("DejaVuSerif-Bold.ttf", 34), (34, 30, 28))
+    img = Image.new("RGB", (30 + author.width + 40 + title.width + 60 + 40, title.height + 44), (52, 50, 58))
+    label_x = 30 + author.width + 40
+    ImageDraw.Draw(img).rectangle((label_x, 6, label_x + title.width + 60, img.height - 7), fill=(214, 210, 204))
+    img.paste(author, (30, (img.height - author.height) // 2), author)
+    img.paste(title, (label_x + 30, (img.height - title.height) // 2), title)
+    img = img.filter(ImageFilter.GaussianBlur(0.6))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    img.save(path, "JPEG", quality=90)
+    print(f"{path}: {img.width}x{img.height}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "SampleImages"))
@@ -251,6 +267,7 @@ def main():
     line_fixture(os.path.join(args.fixtures, "title_line.jpg"))
     # Bold 20 px capitals: turned over they still read as letters, confidently ("40 ASNOH AHL").
     line_fixture(os.path.join(args.fixtures, "capitals_line.jpg"), "THE HOUSE OF MIRTH", "DejaVuSans-Bold.ttf", 20)
+    label_fixture(os.path.join(args.fixtures, "label_line.jpg"))
     for spec in SPECS:
         rng = random.Random(spec["seed"])
         img, rows, books = render(spec, rng)

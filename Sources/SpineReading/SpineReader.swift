@@ -34,9 +34,15 @@ struct SpineReader: Sendable {
             if isCancelled() { return .unread }
             guard let reading = readOnce(photo, frame: frame, direction: direction, engine: engine) else { continue }
             if rank(reading) > best.map(rank) ?? 0 { best = reading }
-            // Capitals turned over are still letters (THE HOUSE reads "ASNOH AHL" at 87): a confident
-            // reading that may be that is checked the other way round before it is believed.
-            if let b = best, b.score >= tuning.confidentEnough, !(direction == .alongForward && mayBeTurnedOver(b)) { break }
+            // A confident reading that gives no title (a lone word among larger smudges: upside-down
+            // lettering often reads so) does not end the search. Capitals turned over are still letters
+            // (THE HOUSE reads "ASNOH AHL" at 87): a confident reading that may be that is checked the
+            // other way round before it is believed.
+            if let b = best, b.score >= tuning.confidentEnough, result(b, frame: frame).title != nil,
+                !(direction == .alongForward && mayBeTurnedOver(b))
+            {
+                break
+            }
         }
         guard let best else { return .unread }
         return result(best, frame: frame)
@@ -166,8 +172,8 @@ public struct ReadingTuning: Sendable, Hashable {
     /// The unsharp mask applied to blurred strips: box radius in strip pixels and strength.
     public var sharpenRadius = 3
     public var sharpenAmount = Float(2)
-    /// A reading scoring this (0–100) ends the search over directions (one that may be capitals upside
-    /// down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
+    /// A reading scoring this (0–100) and giving a title ends the search over directions (one that may
+    /// be capitals upside down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
     public var confidentEnough = 80.0
     /// Added to a direction's score (0–100) for each English function word it read, up to two; breaks
     /// near-ties between a reading and its upside-down twin.

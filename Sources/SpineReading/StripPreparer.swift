@@ -8,18 +8,7 @@ enum StripPreparer {
 
     /// The prepared strip, or nil when it holds no contrast at all (nothing to read).
     static func prepare(_ strip: GrayImage) -> GrayImage? {
-        let (lo, median, hi) = levels(strip.pixels)
-        guard hi - lo >= 24 else { return nil }
-        // The background is the majority: when the median sits nearer the dark end, the text is light.
-        let invert = median - lo < hi - median
-        let range = Float(hi - lo)
-        var stretched = strip
-        for i in stretched.pixels.indices {
-            var v = (Float(strip.pixels[i]) - Float(lo)) / range
-            v = min(1, max(0, v))
-            if invert { v = 1 - v }
-            stretched.pixels[i] = UInt8(v * 255 + 0.5)
-        }
+        guard let stretched = stretched(strip) else { return nil }
         // A light label on a darker spine, or shading along it: Tesseract's global threshold would
         // turn the darker background black. Every background is made white, then stretched again.
         let flat = flattened(stretched, window: max(minimumFlattenWindow, min(strip.width, strip.height) / 3))
@@ -37,7 +26,7 @@ enum StripPreparer {
     }
 
     /// The 1st, 50th and 99th percentiles of `pixels`.
-    private static func levels(_ pixels: [UInt8]) -> (Int, Int, Int) {
+    static func levels(_ pixels: [UInt8]) -> (lo: Int, median: Int, hi: Int) {
         var histogram = [Int](repeating: 0, count: 256)
         for v in pixels { histogram[Int(v)] += 1 }
         func percentile(_ p: Double) -> Int {

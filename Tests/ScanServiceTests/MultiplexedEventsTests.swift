@@ -63,8 +63,9 @@ struct MultiplexedEventsTests {
 
     @Test("jobs from the query and added later: subscribed first, each job's events after its own cursor, unknown ones refused 404, unsubscribe stops a job, heartbeats list every job")
     func subscribeAddRefuseUnsubscribe() async throws {
-        // Steps slow enough that B and D outlast several heartbeats.
-        let harness = try await ServiceHarness.start(Self.fast(.init(scanStepDelay: .milliseconds(40))))
+        // Steps slow enough that B and D outlast several heartbeats, also on a loaded machine (at 40 ms
+        // a full parallel run once saw B end before any heartbeat listed it).
+        let harness = try await ServiceHarness.start(Self.fast(.init(scanStepDelay: .milliseconds(100))))
         defer { Task { await harness.stop() } }
         let a = UUID(), b = UUID(), d = UUID(), unknown = UUID()
         #expect(try await harness.put(a, try SyntheticShelf.jpeg(seed: 1)).status == 202)

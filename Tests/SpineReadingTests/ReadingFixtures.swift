@@ -23,6 +23,12 @@ enum ReadingFixtures {
         return try JPEGDecoder.decode([UInt8](data)).image
     }
 
+    /// "Little Men" in dark letters on a light label, beside "Louisa May Alcott" in light letters on the dark spine.
+    static func labelLine() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/label_line.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
     /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
     static func normalized(_ s: String?) -> String {
         guard let s else { return "" }

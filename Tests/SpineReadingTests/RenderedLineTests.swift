@@ -40,6 +40,14 @@ struct RenderedLineTests {
         #expect(text?.orientation == orientation)
     }
 
+    @Test("a light label with dark letters on a dark spine with light ones: the label's title is read", arguments: 0..<3)
+    func label(index: Int) throws {
+        let (_, turn, pose, orientation) = Self.cases[index]
+        let text = try Self.readWhole(try ReadingFixtures.labelLine().applying(turn), pose: pose)
+        #expect(ReadingFixtures.normalized(text?.title) == "little men", "read \(String(describing: text))")
+        #expect(text?.orientation == orientation)
+    }
+
     @Test("light text on a dark spine reads the same")
     func inverted() throws {
         var image = try ReadingFixtures.titleLine().applying(.right)

@@ -104,4 +104,48 @@ struct StripPreparerTests {
             #expect(at(x, y) <= 200, "stroke at \(x),\(y) is \(at(x, y))")
         }
     }
+
+    /// 400×60: a dark spine (50) with light strokes (200) on its left 180 px, a light label (220) with
+    /// dark strokes (40) on the rest. Strokes are 4 px wide, 12 px apart, rows 20…39.
+    static func twoWayStrip() -> (GrayImage?, (Int, Int) -> Bool) {
+        let width = 400, height = 60
+        func stroke(_ x: Int, _ y: Int) -> Bool { y >= 20 && y < 40 && x % 16 >= 6 && x % 16 < 10 && (x % 200) > 20 && (x % 200) < 160 }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let label = x >= 180
+                pixels[y * width + x] = stroke(x, y) ? (label ? 40 : 200) : (label ? 220 : 50)
+            }
+        }
+        return (GrayImage(width: width, height: height, pixels: pixels), stroke)
+    }
+
+    @Test("a light label with dark strokes on a dark spine with light ones: every stroke dark, every background white")
+    func labelOfOtherPolarity() throws {
+        let (made, stroke) = Self.twoWayStrip()
+        let strip = try #require(made)
+        #expect(StripPreparer.pieces(strip) == [0..<180, 180..<400])
+        let prepared = try #require(StripPreparer.prepare(strip))
+        let b = StripPreparer.border
+        func at(_ x: Int, _ y: Int) -> UInt8 { prepared.pixels[(y + b) * prepared.width + x + b] }
+        for (x, y) in [(60, 5), (60, 50), (300, 5), (300, 50), (10, 30), (390, 30)] {
+            #expect(at(x, y) >= 235, "background at \(x),\(y) is \(at(x, y))")
+        }
+        for (x, y) in [(38, 30), (102, 30), (230, 30), (310, 30)] {
+            #expect(stroke(x, y))
+            #expect(at(x, y) <= 60, "stroke at \(x),\(y) is \(at(x, y))")
+        }
+    }
+
+    @Test("thin bands across a spine do not cut it into pieces")
+    func bandsAreNotPieces() throws {
+        // A dark spine (50) with two light bands (230) 4 px wide, as gilt lines on a spine.
+        let width = 400, height = 60
+        let pixels = (0..<(width * height)).map { i -> UInt8 in
+            let x = i % width
+            return (x >= 40 && x < 44) || (x >= 350 && x < 354) ? 230 : 50
+        }
+        let strip = try #require(GrayImage(width: width, height: height, pixels: pixels))
+        #expect(StripPreparer.pieces(strip) == [0..<400])
+    }
 }
