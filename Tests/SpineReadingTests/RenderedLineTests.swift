@@ -23,29 +23,30 @@ struct RenderedLineTests {
         return texts?.first
     }
 
+    /// Reads `line` turned as `cases[index]` says and expects `title` (normalised) in that case's orientation.
+    @discardableResult
+    static func expectTitle(_ line: PixelBuffer, case index: Int, _ title: String) throws -> SpineText? {
+        let (_, turn, pose, orientation) = cases[index]
+        let text = try readWhole(line.applying(turn), pose: pose)
+        #expect(ReadingFixtures.normalized(text?.title) == title, "read \(String(describing: text))")
+        #expect(text?.orientation == orientation)
+        return text
+    }
+
     @Test("reads the title in each direction", arguments: 0..<3)
     func direction(index: Int) throws {
-        let (_, turn, pose, orientation) = Self.cases[index]
-        let text = try Self.readWhole(try ReadingFixtures.titleLine().applying(turn), pose: pose)
-        #expect(ReadingFixtures.normalized(text?.title) == "great expectations", "read \(String(describing: text))")
-        #expect(text?.orientation == orientation)
+        let text = try Self.expectTitle(try ReadingFixtures.titleLine(), case: index, "great expectations")
         #expect((text?.confidence ?? 0) > 0.7)
     }
 
     @Test("capitals are read the right way round, not as the letters they make upside down", arguments: 0..<2)
     func capitalsTurnedOver(index: Int) throws {
-        let (_, turn, pose, orientation) = Self.cases[index]
-        let text = try Self.readWhole(try ReadingFixtures.capitalsLine().applying(turn), pose: pose)
-        #expect(ReadingFixtures.normalized(text?.title) == "the house of mirth", "read \(String(describing: text))")
-        #expect(text?.orientation == orientation)
+        try Self.expectTitle(try ReadingFixtures.capitalsLine(), case: index, "the house of mirth")
     }
 
     @Test("a light label with dark letters on a dark spine with light ones: the label's title is read", arguments: 0..<3)
     func label(index: Int) throws {
-        let (_, turn, pose, orientation) = Self.cases[index]
-        let text = try Self.readWhole(try ReadingFixtures.labelLine().applying(turn), pose: pose)
-        #expect(ReadingFixtures.normalized(text?.title) == "little men", "read \(String(describing: text))")
-        #expect(text?.orientation == orientation)
+        try Self.expectTitle(try ReadingFixtures.labelLine(), case: index, "little men")
     }
 
     @Test("light text on a dark spine reads the same")

@@ -91,17 +91,27 @@ struct StripPreparerTests {
             }
         }
         let strip = try #require(GrayImage(width: width, height: height, pixels: pixels))
+        // Backgrounds (away from the strokes and the seam) are white on both sides; every stroke is
+        // darker than any background by a margin Otsu cannot miss.
+        try Self.expectPrepared(
+            strip, white: [(60, 5), (60, 50), (240, 5), (240, 50), (10, 30), (290, 30)],
+            dark: [(38, 30), (102, 30), (182, 30), (246, 30)], darkAtMost: 200, stroke: stroke)
+    }
+
+    /// Prepares `strip` and expects the `white` points (strip pixels) at 235 or more and the `dark`
+    /// ones, each on a stroke, at `darkAtMost` or less.
+    static func expectPrepared(
+        _ strip: GrayImage, white: [(Int, Int)], dark: [(Int, Int)], darkAtMost: UInt8, stroke: (Int, Int) -> Bool
+    ) throws {
         let prepared = try #require(StripPreparer.prepare(strip))
         let b = StripPreparer.border
         func at(_ x: Int, _ y: Int) -> UInt8 { prepared.pixels[(y + b) * prepared.width + x + b] }
-        // Backgrounds (away from the strokes and the seam) are white on both sides.
-        for (x, y) in [(60, 5), (60, 50), (240, 5), (240, 50), (10, 30), (290, 30)] {
+        for (x, y) in white {
             #expect(at(x, y) >= 235, "background at \(x),\(y) is \(at(x, y))")
         }
-        // Every stroke is darker than any background by a margin Otsu cannot miss.
-        for (x, y) in [(38, 30), (102, 30), (182, 30), (246, 30)] {
+        for (x, y) in dark {
             #expect(stroke(x, y))
-            #expect(at(x, y) <= 200, "stroke at \(x),\(y) is \(at(x, y))")
+            #expect(at(x, y) <= darkAtMost, "stroke at \(x),\(y) is \(at(x, y))")
         }
     }
 
@@ -125,16 +135,9 @@ struct StripPreparerTests {
         let (made, stroke) = Self.twoWayStrip()
         let strip = try #require(made)
         #expect(StripPreparer.pieces(strip) == [0..<180, 180..<400])
-        let prepared = try #require(StripPreparer.prepare(strip))
-        let b = StripPreparer.border
-        func at(_ x: Int, _ y: Int) -> UInt8 { prepared.pixels[(y + b) * prepared.width + x + b] }
-        for (x, y) in [(60, 5), (60, 50), (300, 5), (300, 50), (10, 30), (390, 30)] {
-            #expect(at(x, y) >= 235, "background at \(x),\(y) is \(at(x, y))")
-        }
-        for (x, y) in [(38, 30), (102, 30), (230, 30), (310, 30)] {
-            #expect(stroke(x, y))
-            #expect(at(x, y) <= 60, "stroke at \(x),\(y) is \(at(x, y))")
-        }
+        try Self.expectPrepared(
+            strip, white: [(60, 5), (60, 50), (300, 5), (300, 50), (10, 30), (390, 30)],
+            dark: [(38, 30), (102, 30), (230, 30), (310, 30)], darkAtMost: 60, stroke: stroke)
     }
 
     @Test("thin bands across a spine do not cut it into pieces")
