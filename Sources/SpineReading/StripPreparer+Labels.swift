@@ -18,13 +18,17 @@ extension StripPreparer {
         let alongX = strip.width >= strip.height
         let length = alongX ? strip.width : strip.height, across = alongX ? strip.height : strip.width
         guard length >= 2 * across else { return [0..<length] }
-        // The median of each line across the strip: lettering covers less than half of it, a label more.
+        // The median of each line across the strip (of every `stride`-th pixel on it: some 24 samples):
+        // lettering covers less than half of a line, a label more.
+        let stride = max(1, across / 24)
         var level = [Int](repeating: 0, count: length)
-        var line = [UInt8](repeating: 0, count: across)
+        var line = [UInt8](repeating: 0, count: (across + stride - 1) / stride)
         for i in 0..<length {
-            for j in 0..<across { line[j] = alongX ? strip.pixels[j * strip.width + i] : strip.pixels[i * strip.width + j] }
+            for (k, j) in Swift.stride(from: 0, to: across, by: stride).enumerated() {
+                line[k] = alongX ? strip.pixels[j * strip.width + i] : strip.pixels[i * strip.width + j]
+            }
             line.sort()
-            level[i] = Int(line[across / 2])
+            level[i] = Int(line[line.count / 2])
         }
         let sortedLevels = level.sorted()
         let spread = sortedLevels[length * 99 / 100] - sortedLevels[length / 100]

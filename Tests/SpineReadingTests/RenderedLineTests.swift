@@ -15,8 +15,8 @@ struct RenderedLineTests {
     ]
 
     /// What the reader makes of `image` as one whole-image spine of `pose`.
-    static func readWhole(_ image: PixelBuffer, pose: SpinePose) throws -> SpineText? {
-        let reader = ShelfReader(pool: try ReadingFixtures.pool.get())
+    static func readWhole(_ image: PixelBuffer, pose: SpinePose, tuning: ReadingTuning = .init()) throws -> SpineText? {
+        let reader = ShelfReader(pool: try ReadingFixtures.pool.get(), tuning: tuning)
         let texts = try reader.read(
             .image(image), sourceWidth: image.width, sourceHeight: image.height,
             spines: [SpineOutline(box: ReadingFixtures.wholeImage, pose: pose)], progress: { _, _ in }, isCancelled: { false })
@@ -47,6 +47,22 @@ struct RenderedLineTests {
     @Test("a light label with dark letters on a dark spine with light ones: the label's title is read", arguments: 0..<3)
     func label(index: Int) throws {
         try Self.expectTitle(try ReadingFixtures.labelLine(), case: index, "little men")
+    }
+
+    @Test("a title that must be confirmed is given when a strip at another scale reads it too, withheld when none can")
+    func confirmation() throws {
+        let line = try ReadingFixtures.titleLine().applying(.right)
+        var everything = ReadingTuning()
+        everything.sureTitleConfidence = 1.01  // every title needs a second reading
+        let confirmed = try Self.readWhole(line, pose: .upright, tuning: everything)
+        #expect(ReadingFixtures.normalized(confirmed?.title) == "great expectations", "read \(String(describing: confirmed))")
+        var impossible = everything
+        impossible.confirmingScale = 0.01  // the second strip is too small to sample: nothing confirms
+        let withheld = try Self.readWhole(line, pose: .upright, tuning: impossible)
+        #expect(withheld?.title == nil)
+        #expect(withheld?.author == nil)
+        let kept = ReadingFixtures.normalized(withheld?.text)
+        #expect(kept.contains("great expectations"), "the reading stays in text: \(kept)")
     }
 
     @Test("light text on a dark spine reads the same")

@@ -97,4 +97,12 @@ struct TextGrouperTests {
             #expect(!TextGrouper.isIncompleteTitle(whole), "\(whole)")
         }
     }
+
+    @Test("two readings are the same title when their letters and digits are, case and marks aside")
+    func sameTitle() {
+        #expect(SpineReader.sameTitle("THE TIME MACHINE", "The Time Machine"))
+        #expect(SpineReader.sameTitle("Jo's Boys", "JOS BOYS"))
+        #expect(!SpineReader.sameTitle("The Time Machine", "The Tine Machine"))
+        #expect(!SpineReader.sameTitle("Emma", "Emma 2"))
+    }
 }
