@@ -85,7 +85,9 @@ extension StripPreparer {
         let alongX = strip.width >= strip.height
         // Each piece's pixels and the levels it is stretched by: its own when it holds lettering of its
         // own, otherwise the strip's.
-        let parts = pieces(strip).map { piece -> (indices: [Int], levels: (lo: Int, median: Int, hi: Int)) in
+        let cut = pieces(strip)
+        // A strip of one piece (most of them) is stretched as one, without collecting its pixels again.
+        let parts = cut.count < 2 ? [] : cut.map { piece -> (indices: [Int], levels: (lo: Int, median: Int, hi: Int)) in
             var indices: [Int] = []
             indices.reserveCapacity(piece.count * (alongX ? strip.height : strip.width))
             for y in (alongX ? 0..<strip.height : piece) {
@@ -100,14 +102,18 @@ extension StripPreparer {
         // Pieces that all read one way are stretched as one (`flattened` then evens their backgrounds).
         let oneWay = parts.allSatisfy { invert($0.levels) == invert(whole) }
         var out = strip
-        for part in oneWay ? [(Array(strip.pixels.indices), whole)] : parts {
-            let (lo, _, hi) = part.1
-            let flip = invert(part.1), range = Float(max(1, hi - lo))
-            for i in part.0 {
-                var v = min(1, max(0, (Float(strip.pixels[i]) - Float(lo)) / range))
+        func stretch<Indices: Sequence<Int>>(_ indices: Indices, by levels: (lo: Int, median: Int, hi: Int)) {
+            let flip = invert(levels), range = Float(max(1, levels.hi - levels.lo))
+            for i in indices {
+                var v = min(1, max(0, (Float(strip.pixels[i]) - Float(levels.lo)) / range))
                 if flip { v = 1 - v }
                 out.pixels[i] = UInt8(v * 255 + 0.5)
             }
+        }
+        if oneWay {
+            stretch(strip.pixels.indices, by: whole)
+        } else {
+            for part in parts { stretch(part.indices, by: part.levels) }
         }
         return out
     }
