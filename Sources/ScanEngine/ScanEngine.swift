@@ -36,25 +36,31 @@ public struct ScanEngine: Sendable {
         if isCancelled() { throw .canceled }
         let clock = ContinuousClock()
         let start = clock.now
-        let decoded: DecodedJPEG
-        do {
-            decoded = try JPEGDecoder.decode(jpeg, minimumLongSide: configuration.workingLongSide, maxPixels: maxPixels)
-        } catch {
-            throw .image(error)
-        }
-        // Uploads from other clients may still carry an EXIF orientation: scan the photo as a
-        // viewer shows it, and normalise boxes to that upright frame.
+        // The decoded photo and the working image die with this scope: reading decodes the photo
+        // again at the scale its text needs, so they would only add to the scan's peak memory.
         let orientation = EXIFOrientation.read(fromJPEG: jpeg)
-        let upright = decoded.image.applying(orientation)
-        let (sourceWidth, sourceHeight) =
-            orientation.swapsDimensions ? (decoded.sourceHeight, decoded.sourceWidth) : (decoded.sourceWidth, decoded.sourceHeight)
-        let decodeMs = (clock.now - start).inMilliseconds
-        reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
-        var result = try run(
-            image: upright, sourceWidth: sourceWidth, sourceHeight: sourceHeight, source: .jpeg(jpeg, orientation: orientation),
+        let found: Detection
+        let sourceSize: (width: Int, height: Int)
+        do {
+            let decoded: DecodedJPEG
+            do {
+                decoded = try JPEGDecoder.decode(jpeg, minimumLongSide: configuration.workingLongSide, maxPixels: maxPixels)
+            } catch {
+                throw .image(error)
+            }
+            // Uploads from other clients may still carry an EXIF orientation: scan the photo as a
+            // viewer shows it, and normalise boxes to that upright frame.
+            let upright = decoded.image.applying(orientation)
+            sourceSize =
+                orientation.swapsDimensions ? (decoded.sourceHeight, decoded.sourceWidth) : (decoded.sourceWidth, decoded.sourceHeight)
+            let decodeMs = (clock.now - start).inMilliseconds
+            reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
+            found = try detect(image: upright, reporter: &reporter, progress: progress, isCancelled: isCancelled)
+                .startingWith(StageTiming(stage: .decoding, milliseconds: decodeMs))
+        }
+        return try finish(
+            found, source: .jpeg(jpeg, orientation: orientation), sourceWidth: sourceSize.width, sourceHeight: sourceSize.height,
             maxPixels: maxPixels, reporter: &reporter, progress: progress, isCancelled: isCancelled)
-        result.timings.insert(StageTiming(stage: .decoding, milliseconds: decodeMs), at: 0)
-        return result
     }
 
     /// Same on an already-decoded image (sourceWidth/Height = original size the boxes normalise to).
@@ -66,17 +72,17 @@ public struct ScanEngine: Sendable {
         reporter.report(.decoding, 0, progress)
         if isCancelled() { throw .canceled }
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
-        var result = try run(
-            image: image, sourceWidth: sourceWidth, sourceHeight: sourceHeight, source: .image(image), maxPixels: 0,
-            reporter: &reporter, progress: progress, isCancelled: isCancelled)
-        result.timings.insert(StageTiming(stage: .decoding, milliseconds: 0), at: 0)
-        return result
+        let found = try detect(image: image, reporter: &reporter, progress: progress, isCancelled: isCancelled)
+            .startingWith(StageTiming(stage: .decoding, milliseconds: 0))
+        return try finish(
+            found, source: .image(image), sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: 0, reporter: &reporter,
+            progress: progress, isCancelled: isCancelled)
     }
 
-    private func run(
-        image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, source: ShelfReader.Source, maxPixels: Int,
-        reporter: inout ProgressReporter, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
-    ) throws(ScanEngineError) -> ScanResult {
+    /// Rows and spines of the working image, boxes normalised to it.
+    private func detect(
+        image: PixelBuffer, reporter: inout ProgressReporter, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> Detection {
         let clock = ContinuousClock()
         var timings: [StageTiming] = []
         if isCancelled() { throw .canceled }
@@ -134,13 +140,25 @@ public struct ScanEngine: Sendable {
         if isCancelled() { throw .canceled }
         timings.append(StageTiming(stage: .segmentingSpines, milliseconds: (clock.now - start).inMilliseconds))
 
-        // Result in normalised coordinates, then the titles read.
-        var assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
+        // Result in normalised coordinates.
+        let assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
+        return Detection(
+            workingWidth: work.width, workingHeight: work.height, rows: assembled.rows, spines: assembled.spines, timings: timings)
+    }
+
+    /// Reads the titles of what `detect` found (when the engine has a reader) and finishes the result.
+    private func finish(
+        _ found: Detection, source: ShelfReader.Source, sourceWidth: Int, sourceHeight: Int, maxPixels: Int,
+        reporter: inout ProgressReporter, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> ScanResult {
+        let clock = ContinuousClock()
+        var timings = found.timings
+        var spines = found.spines
+        var start = clock.now
         if let reader = configuration.reader {
-            start = clock.now
-            assembled.spines = try readTitles(
+            spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
-                spines: assembled.spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
+                spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now
@@ -148,10 +166,25 @@ public struct ScanEngine: Sendable {
         timings.append(StageTiming(stage: .finishing, milliseconds: (clock.now - start).inMilliseconds))
         reporter.report(.finishing, 1, progress)
         return ScanResult(
-            imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: work.width, workingHeight: work.height,
-            rows: assembled.rows, spines: assembled.spines, timings: timings)
+            imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: found.workingWidth, workingHeight: found.workingHeight,
+            rows: found.rows, spines: spines, timings: timings)
     }
+}
 
+/// What detection found in the working image: rows and spines (normalised boxes) and its stage timings.
+struct Detection: Sendable {
+    var workingWidth: Int
+    var workingHeight: Int
+    var rows: [ShelfRow]
+    var spines: [Spine]
+    var timings: [StageTiming]
+
+    /// The same with `timing` as its first stage timing.
+    func startingWith(_ timing: StageTiming) -> Detection {
+        var out = self
+        out.timings.insert(timing, at: 0)
+        return out
+    }
 }
 
 /// Forwards progress to the caller, keeping the fraction within 0...1 and never decreasing.
