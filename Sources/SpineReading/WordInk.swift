@@ -5,8 +5,42 @@ import ImageKit
 /// 30 px on one line of one size), which split titles into groups of "different" sizes; the ink
 /// between a word's left and right edge does not lie.
 enum WordInk {
-    /// Gray levels below this are ink on a prepared strip (dark lettering on white).
-    static let inkLevel: UInt8 = 128
+    /// Ink is what is darker than halfway between the box's dark and light ends (its 5th and 95th
+    /// percentiles): a prepared strip's lettering is not always black ("The Descent of Man" in mid gray
+    /// beside black bands; a fixed level of 128 saw 2 px of ink in 35 px letters). A box whose ends are
+    /// closer than `minimumContrast` levels holds no lettering to measure.
+    static let minimumContrast = 40
+
+    /// The gray level below which a mark Tesseract could not read is ink: only plainly dark ink. Faint
+    /// texture or a label's edge measured against its own box's ends looks as tall as lettering, and such
+    /// a mark taller than the title withholds the title (`SpineReader`'s "larger unread" check).
+    static let darkInkLevel = 128
+
+    /// Words Tesseract is less sure of (0–100) than this are measured by `darkInkLevel` too: a doubtful
+    /// short word read in texture ("is" 68 under a title) would otherwise measure as tall as the title.
+    static let measuredConfidence = 80.0
+
+    /// The gray level below which a pixel of the box is ink, nil when the box has too little contrast.
+    static func inkLevel(_ image: GrayImage, left l: Int, top t: Int, right r: Int, bottom b: Int) -> Int? {
+        var histogram = [Int](repeating: 0, count: 256)
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in t..<b {
+                for x in l..<r { histogram[Int(p[y * image.width + x])] += 1 }
+            }
+        }
+        let total = (r - l) * (b - t)
+        func percentile(_ q: Double) -> Int {
+            let wanted = max(1, Int(q * Double(total)))
+            var seen = 0
+            for (level, n) in histogram.enumerated() {
+                seen += n
+                if seen >= wanted { return level }
+            }
+            return 255
+        }
+        let dark = percentile(0.05), light = percentile(0.95)
+        return light - dark >= minimumContrast ? (dark + light + 1) / 2 : nil
+    }
 
     /// A row is part of the word when it holds at least this share of the word's fullest row's ink (and
     /// at least one pixel): low enough that the thin stem of a lone ascender ("J" of "Journey") counts.
@@ -15,18 +49,21 @@ enum WordInk {
 
     /// The height in pixels of the run of inked rows under the word's box that holds the fullest row of
     /// the box's middle half; the run may reach a quarter of the box's height past its top and bottom
-    /// (a box cut short). Nil when the box holds no ink.
-    static func inkHeight(_ image: GrayImage, left: Int, top: Int, right: Int, bottom: Int) -> Int? {
+    /// (a box cut short). Nil when the box holds no ink. `darkOnly`: ink is below `darkInkLevel` (for
+    /// marks that were not read as words), else below the box's own `inkLevel`.
+    static func inkHeight(_ image: GrayImage, left: Int, top: Int, right: Int, bottom: Int, darkOnly: Bool = false) -> Int? {
         let l = max(0, left), r = min(image.width, right)
         let boxTop = max(0, top), boxBottom = min(image.height, bottom)
-        guard r > l, boxBottom > boxTop else { return nil }
+        guard r > l, boxBottom > boxTop,
+            let level = (darkOnly ? darkInkLevel : inkLevel(image, left: l, top: boxTop, right: r, bottom: boxBottom)).map({ UInt8($0) })
+        else { return nil }
         let reach = (boxBottom - boxTop) / 4
         let t = max(0, boxTop - reach), b = min(image.height, boxBottom + reach)
         var counts = [Int](repeating: 0, count: b - t)
         image.pixels.withUnsafeBufferPointer { p in
             for y in t..<b {
                 var n = 0
-                for x in l..<r where p[y * image.width + x] < inkLevel { n += 1 }
+                for x in l..<r where p[y * image.width + x] < level { n += 1 }
                 counts[y - t] = n
             }
         }

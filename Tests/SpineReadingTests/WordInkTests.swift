@@ -7,11 +7,11 @@ import Testing
 @Suite("Measuring a word's ink")
 struct WordInkTests {
     /// A white strip with dark rectangles (x, y, width, height).
-    static func strip(width: Int = 200, height: Int = 80, marks: [(Int, Int, Int, Int)]) -> GrayImage? {
+    static func strip(width: Int = 200, height: Int = 80, marks: [(Int, Int, Int, Int)], ink: UInt8 = 20) -> GrayImage? {
         var pixels = [UInt8](repeating: 255, count: width * height)
         for (x0, y0, w, h) in marks {
             for y in y0..<(y0 + h) {
-                for x in x0..<(x0 + w) { pixels[y * width + x] = 20 }
+                for x in x0..<(x0 + w) { pixels[y * width + x] = ink }
             }
         }
         return GrayImage(width: width, height: height, pixels: pixels)
@@ -38,6 +38,17 @@ struct WordInkTests {
         let image = try #require(Self.strip(marks: [(0, 5, 200, 20), (20, 30, 60, 18)]))
         #expect(WordInk.inkHeight(image, left: 20, top: 20, right: 80, bottom: 52) == 18)
         #expect(WordInk.inkHeight(image, left: 100, top: 60, right: 150, bottom: 78) == nil)
+    }
+
+    @Test("gray lettering is measured against its own box; a mark not read as a word only by dark ink")
+    func grayLettering() throws {
+        // Capitals 24 px tall (rows 30…53) in gray 150 on white, as a strip stretched against black bands leaves them.
+        let marks = [0, 40, 80].flatMap { x in [(x + 10, 30, 24, 3), (x + 10, 30, 3, 24), (x + 31, 30, 3, 24)] }
+        let image = try #require(Self.strip(marks: marks, ink: 150))
+        #expect(WordInk.inkHeight(image, left: 0, top: 20, right: 120, bottom: 60) == 24)
+        #expect(WordInk.inkHeight(image, left: 0, top: 20, right: 120, bottom: 60, darkOnly: true) == nil)
+        // A blank box has no contrast, so no ink.
+        #expect(WordInk.inkHeight(image, left: 150, top: 20, right: 190, bottom: 60) == nil)
     }
 
     @Test("ink height becomes cap height by what the letters are")
