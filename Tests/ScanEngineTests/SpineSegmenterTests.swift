@@ -1,0 +1,52 @@
+import Testing
+
+@testable import ScanEngine
+
+/// The segmenter on row strips painted by hand.
+@Suite("Segmenting a row strip")
+struct SpineSegmenterTests {
+    /// A strip of dark shelf back with books standing on its bottom line: each book is (left column,
+    /// width, top line, colour).
+    static func strip(width: Int, height: Int, books: [(Int, Int, Int, (Float, Float, Float))]) -> RowStrip {
+        var data = [Float](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            data[i * 3] = 35
+            data[i * 3 + 1] = 25
+            data[i * 3 + 2] = 20
+        }
+        for (left, w, top, colour) in books {
+            for y in top..<height {
+                for x in left..<min(width, left + w) {
+                    let i = (y * width + x) * 3
+                    data[i] = colour.0
+                    data[i + 1] = colour.1
+                    data[i + 2] = colour.2
+                }
+            }
+        }
+        return RowStrip(width: width, height: height, data: data)
+    }
+
+    @Test("the tops of a few books in line are not the shelf board: taller books keep their tops")
+    func booksInLineAreNotTheBoard() {
+        // Two white books (100 of 600 columns) share their top at line 50, the strongest horizontal edge
+        // near the top of the strip; the books beside them rise to lines 10…40, one each.
+        let white: (Float, Float, Float) = (245, 245, 240)
+        let colours: [(Float, Float, Float)] = [
+            (200, 40, 40), white, (40, 160, 60), (230, 200, 110), (60, 70, 200), white, (150, 60, 170), (240, 140, 30),
+            (90, 190, 200), (120, 120, 40), (200, 90, 120), (70, 130, 90),
+        ]
+        let tops = [10, 50, 15, 20, 25, 50, 30, 35, 40, 70, 80, 75]
+        let books = tops.indices.map { k in (k * 50, 50, tops[k], colours[k]) }
+        let segmenter = SpineSegmenter()
+        let analysis = segmenter.analyse(Self.strip(width: 600, height: 200, books: books))
+        #expect(analysis.boardLine < 10)
+        let found = (0..<(analysis.cuts.count - 1)).compactMap { segmenter.segment(analysis, index: $0) }
+        for (k, top) in tops.enumerated() {
+            let centre = k * 50 + 25
+            let book = found.first { $0.u0 <= centre && centre < $0.u1 }
+            #expect(book != nil, "book \(k) was not found")
+            if let book { #expect(abs(book.top - top) <= 4, "book \(k): top \(book.top), drawn at \(top)") }
+        }
+    }
+}
