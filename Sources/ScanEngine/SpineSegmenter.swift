@@ -54,9 +54,10 @@ struct SpineSegmenter: Sendable {
     var minHeightFraction: Double = 0.12
     /// Share of columns whose first step on one line near the strip top marks that line as the shelf board.
     var boardShare: Double = 0.2
-    /// Share of columns that must step on the strongest horizontal edge near the strip top for it to be the
-    /// shelf board's edge. On shelf_008 the tops of a few books in line (20 % of the columns) won, and the
-    /// taller books were cut off there: spine F1 on the 40 photos 82.5 → 83.0 % (the same from 0.3 to 0.7).
+    /// Share of columns that must step on a horizontal edge near the strip top for it to be the shelf board's
+    /// edge. On shelf_008 the tops of a few books in line (20 % of the columns) won, and the taller books
+    /// were cut off there: spine F1 on the 40 photos 82.5 → 83.0 % (the same from 0.3 to 0.7); finding a
+    /// blurred board edge by this share too (shelf_011, where slivers ran up to the board): 83.4 %.
     var boardAcross: Double = 0.5
 
     /// Everything needed to evaluate the candidates of one strip.
@@ -77,12 +78,16 @@ struct SpineSegmenter: Sendable {
         let sv = strip.verticallySmoothed()
         let w = sv.width, hs = sv.height
         var boardLine = 0
+        var boardFromBlurredEdge = false
         var step: Float = minStep
         var stepMap = [Float](repeating: 0, count: w * hs)
         var tops = [Float](repeating: Float(hs), count: w)
         var evidence = [Float](repeating: 0, count: w)
         sv.data.withUnsafeBufferPointer { s in
-            // Shelf-board edge near the top: strongest full-width horizontal edge in the top 30 %.
+            // Shelf-board edge near the top: the strongest horizontal edge in the top 30 % when at least
+            // `boardAcross` of the columns step there (the tops of a few books in line step only in theirs, and
+            // books rising above them would be cut off); else, as a blurred edge steps little per line, the
+            // line in the top 30 % where most columns step over 4 lines, when at least `boardAcross` do.
             if hs > 2 {
                 var gv = [Float](repeating: 0, count: hs - 2)
                 for v in 0..<(hs - 2) {
@@ -92,15 +97,19 @@ struct SpineSegmenter: Sendable {
                 }
                 let lim = min(gv.count, max(3, Int(Double(hs) * 0.3)))
                 let k = Signal.argmax(gv[0..<lim])
-                // The board's edge runs across the whole strip; the tops of several books in a line only
-                // across part of it, and books rising above them would be cut off there.
-                var across = 0
-                for u in 0..<w {
-                    var t: Float = 0
-                    for c in 0..<3 { t += abs(s[((k + 2) * w + u) * 3 + c] - s[(k * w + u) * 3 + c]) }
-                    if t > minStep { across += 1 }
+                if gv[k] > 3 * Signal.median(gv), Self.steppingShare(s, width: w, line: k, span: 2, threshold: minStep) >= boardAcross {
+                    boardLine = k + 3
+                } else if hs > 4 {
+                    var bestShare = 0.0, bestLine = 0
+                    for v in 0..<min(lim, hs - 4) {
+                        let share = Self.steppingShare(s, width: w, line: v, span: 4, threshold: minStep)
+                        if share > bestShare { (bestShare, bestLine) = (share, v) }
+                    }
+                    if bestShare >= boardAcross {
+                        boardLine = bestLine + 5
+                        boardFromBlurredEdge = true
+                    }
                 }
-                if gv[k] > 3 * Signal.median(gv), Double(across) >= boardAcross * Double(w) { boardLine = k + 3 }
             }
             // Vertical colour steps over 5 lines.
             if hs > 5 {
@@ -132,7 +141,10 @@ struct SpineSegmenter: Sendable {
             step = noiseStep(boardLine)
             tops = columnTops(boardLine, step)
             // A line where many columns find their "top" near the strip top is the board's lower edge, not books.
-            if let edge = Self.sharedEdge(tops, limit: Int(Double(hs) * 0.3), minShare: boardShare), edge + 2 > boardLine {
+            // Not below a blurred board edge: there such a line was the tops of books in line (shelf_012).
+            if !boardFromBlurredEdge, let edge = Self.sharedEdge(tops, limit: Int(Double(hs) * 0.3), minShare: boardShare),
+                edge + 2 > boardLine
+            {
                 boardLine = edge + 2
                 step = noiseStep(boardLine)
                 tops = columnTops(boardLine, step)
@@ -184,6 +196,18 @@ struct SpineSegmenter: Sendable {
         }
         cuts.append(w)
         return Analysis(smoothed: sv, strip: strip, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step, stepMap: stepMap)
+    }
+
+    /// The share of columns whose colour (three channels summed) changes by more than `threshold` from
+    /// `line` to `line + span` in the interleaved RGB strip `s` of `width` columns.
+    static func steppingShare(_ s: UnsafeBufferPointer<Float>, width w: Int, line: Int, span: Int, threshold: Float) -> Double {
+        var n = 0
+        for u in 0..<w {
+            var t: Float = 0
+            for c in 0..<3 { t += abs(s[((line + span) * w + u) * 3 + c] - s[(line * w + u) * 3 + c]) }
+            if t > threshold { n += 1 }
+        }
+        return Double(n) / Double(max(1, w))
     }
 
     /// The strip line (below `limit`) shared, within ±2 lines, by at least `minShare` of the column tops; nil if none.
