@@ -27,18 +27,8 @@ enum StripPreparer {
 
     /// The 1st, 50th and 99th percentiles of `pixels`.
     static func levels(_ pixels: [UInt8]) -> (lo: Int, median: Int, hi: Int) {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in pixels { histogram[Int(v)] += 1 }
-        func percentile(_ p: Double) -> Int {
-            let target = Int(Double(pixels.count) * p)
-            var seen = 0
-            for (value, count) in histogram.enumerated() {
-                seen += count
-                if seen > target { return value }
-            }
-            return 255
-        }
-        return (percentile(0.01), percentile(0.5), percentile(0.99))
+        let histogram = GrayHistogram(pixels)
+        return (histogram.percentile(0.01), histogram.percentile(0.5), histogram.percentile(0.99))
     }
 
     /// The smallest background window (pixels).
@@ -174,27 +164,18 @@ enum StripPreparer {
     static func edgeWidth(_ image: GrayImage) -> Double {
         let w = image.width, h = image.height
         guard w > 2, h > 2 else { return 0 }
-        var values = [Int](repeating: 0, count: 256)
-        var gradients = [Int](repeating: 0, count: 256)
+        var values = GrayHistogram()
+        var gradients = GrayHistogram()
         image.pixels.withUnsafeBufferPointer { p in
             for y in 0..<(h - 1) {
                 for x in 0..<(w - 1) {
                     let v = Int(p[y * w + x])
-                    values[v] += 1
-                    gradients[max(abs(Int(p[y * w + x + 1]) - v), abs(Int(p[(y + 1) * w + x]) - v))] += 1
+                    values.add(UInt8(v))
+                    gradients.add(UInt8(max(abs(Int(p[y * w + x + 1]) - v), abs(Int(p[(y + 1) * w + x]) - v))))
                 }
             }
         }
-        func percentile(_ histogram: [Int], _ q: Double) -> Int {
-            let target = Int(Double(histogram.reduce(0, +)) * q)
-            var seen = 0
-            for (value, count) in histogram.enumerated() {
-                seen += count
-                if seen > target { return value }
-            }
-            return 255
-        }
-        let contrast = percentile(values, 0.99) - percentile(values, 0.01)
-        return Double(contrast) / Double(max(1, percentile(gradients, 0.99)))
+        let contrast = values.percentile(0.99) - values.percentile(0.01)
+        return Double(contrast) / Double(max(1, gradients.percentile(0.99)))
     }
 }

@@ -22,23 +22,13 @@ enum WordInk {
 
     /// The gray level below which a pixel of the box is ink, nil when the box has too little contrast.
     static func inkLevel(_ image: GrayImage, left l: Int, top t: Int, right r: Int, bottom b: Int) -> Int? {
-        var histogram = [Int](repeating: 0, count: 256)
+        var histogram = GrayHistogram()
         image.pixels.withUnsafeBufferPointer { p in
             for y in t..<b {
-                for x in l..<r { histogram[Int(p[y * image.width + x])] += 1 }
+                for x in l..<r { histogram.add(p[y * image.width + x]) }
             }
         }
-        let total = (r - l) * (b - t)
-        func percentile(_ q: Double) -> Int {
-            let wanted = max(1, Int(q * Double(total)))
-            var seen = 0
-            for (level, n) in histogram.enumerated() {
-                seen += n
-                if seen >= wanted { return level }
-            }
-            return 255
-        }
-        let dark = percentile(0.05), light = percentile(0.95)
+        let dark = histogram.percentile(0.05), light = histogram.percentile(0.95)
         return light - dark >= minimumContrast ? (dark + light + 1) / 2 : nil
     }
 
@@ -50,7 +40,7 @@ enum WordInk {
     /// The height in pixels of the run of inked rows under the word's box that holds the fullest row of
     /// the box's middle half; the run may reach a quarter of the box's height past its top and bottom
     /// (a box cut short). Nil when the box holds no ink. `darkOnly`: ink is below `darkInkLevel` (for
-    /// marks that were not read as words), else below the box's own `inkLevel`.
+    /// words Tesseract is less than `measuredConfidence` sure of), else below the box's own `inkLevel`.
     static func inkHeight(_ image: GrayImage, left: Int, top: Int, right: Int, bottom: Int, darkOnly: Bool = false) -> Int? {
         let l = max(0, left), r = min(image.width, right)
         let boxTop = max(0, top), boxBottom = min(image.height, bottom)
