@@ -258,6 +258,27 @@ def label_fixture(path):
     print(f"{path}: {img.width}x{img.height}")
 
 
+def stacked_fixture(path):
+    """A wide spine whose title is set small in two tight lines ("THE WINGS" over "OF THE DOVE") with the
+    author smaller still beside them, between the spine's rules: read as one block, the first line and the
+    author run into one text line and the first line is lost."""
+    fnt = font("DejaVuSerif.ttf", 24)
+    first, second = text_image("THE WINGS", fnt, (28, 26, 24)), text_image("OF THE DOVE", fnt, (28, 26, 24))
+    author = text_image("HENRY JAMES", font("DejaVuSerif.ttf", 11), (28, 26, 24))
+    top = 48
+    img = Image.new("RGB", (28 + second.width + 24 + author.width + 28, first.height + second.height + 2 * top + 7), (222, 220, 214))
+    draw = ImageDraw.Draw(img)
+    for x in (8, 13, img.width - 14, img.width - 9):
+        draw.rectangle((x, 4, x + 2, img.height - 5), fill=(30, 28, 26))
+    img.paste(first, (28, top), first)
+    img.paste(second, (28, top + first.height + 7), second)
+    img.paste(author, (28 + second.width + 24, top + first.height - author.height // 2), author)
+    img = img.filter(ImageFilter.GaussianBlur(0.6))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    img.save(path, "JPEG", quality=90)
+    print(f"{path}: {img.width}x{img.height}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "SampleImages"))
@@ -268,6 +289,7 @@ def main():
     # Bold 20 px capitals: turned over they still read as letters, confidently ("40 ASNOH AHL").
     line_fixture(os.path.join(args.fixtures, "capitals_line.jpg"), "THE HOUSE OF MIRTH", "DejaVuSans-Bold.ttf", 20)
     label_fixture(os.path.join(args.fixtures, "label_line.jpg"))
+    stacked_fixture(os.path.join(args.fixtures, "stacked_title.jpg"))
     for spec in SPECS:
         rng = random.Random(spec["seed"])
         img, rows, books = render(spec, rng)

@@ -51,6 +51,8 @@ final class TesseractEngine: @unchecked Sendable {
         case singleBlockVertical = 5
         case singleBlock = 6
         case singleLine = 7
+        /// Sparse text: every block of lettering found on its own, in no assumed layout.
+        case sparseText = 11
     }
 
     /// Loads the language; throws `.languageDataMissing` when Tesseract cannot.

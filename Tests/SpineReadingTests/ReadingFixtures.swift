@@ -29,6 +29,12 @@ enum ReadingFixtures {
         return try JPEGDecoder.decode([UInt8](data)).image
     }
 
+    /// A wide spine with "THE WINGS" over "OF THE DOVE" set small and tight, "HENRY JAMES" smaller beside them.
+    static func stackedTitle() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/stacked_title.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
     /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
     static func normalized(_ s: String?) -> String {
         guard let s else { return "" }

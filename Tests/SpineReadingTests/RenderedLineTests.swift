@@ -49,6 +49,20 @@ struct RenderedLineTests {
         try Self.expectTitle(try ReadingFixtures.labelLine(), case: index, "little men")
     }
 
+    @Test("a title set small in two tight lines beside its author on a wide spine: both lines are read", arguments: 0..<2)
+    func stackedTitle(index: Int) throws {
+        try Self.expectTitle(try ReadingFixtures.stackedTitle(), case: index, "the wings of the dove")
+    }
+
+    @Test("small lettering that gives no title is read again enlarged", arguments: [48.0, 50.0, 52.0])
+    func smallLetteringEnlarged(stripHeight: Double) throws {
+        // A strip this low leaves the stacked title's capitals 8–9 px high: too small to read as a title.
+        var tuning = ReadingTuning()
+        tuning.alongStripHeight = stripHeight
+        let text = try Self.readWhole(try ReadingFixtures.stackedTitle().applying(.right), pose: .upright, tuning: tuning)
+        #expect(ReadingFixtures.normalized(text?.title) == "the wings of the dove", "read \(String(describing: text))")
+    }
+
     @Test("a title that must be confirmed is given when a strip at another scale reads it too, withheld when none can")
     func confirmation() throws {
         let line = try ReadingFixtures.titleLine().applying(.right)

@@ -140,6 +140,23 @@ struct StripPreparerTests {
             dark: [(38, 30), (102, 30), (230, 30), (310, 30)], darkAtMost: 60, stroke: stroke)
     }
 
+    @Test("a short dark label with light lettering (half the spine's width long) is a piece of its own and reads dark on white")
+    func shortLabel() throws {
+        // A light spine (200), 600 px long and 100 across, with a dark label (30) from 200 to 250 holding
+        // light strokes (220): the title of a wide spine in a box, the author (dark strokes) further on.
+        let width = 600, height = 100
+        func stroke(_ x: Int, _ y: Int) -> Bool { y >= 40 && y < 60 && x % 10 >= 4 && x % 10 < 7 && ((x > 205 && x < 245) || (x > 400 && x < 500)) }
+        let pixels = (0..<(width * height)).map { i -> UInt8 in
+            let x = i % width, y = i / width
+            let label = x >= 200 && x < 250
+            return stroke(x, y) ? (label ? 220 : 40) : (label ? 30 : 200)
+        }
+        let strip = try #require(GrayImage(width: width, height: height, pixels: pixels))
+        #expect(StripPreparer.pieces(strip) == [0..<200, 200..<250, 250..<600])
+        try Self.expectPrepared(
+            strip, white: [(100, 20), (226, 20), (226, 80), (550, 50)], dark: [(214, 50), (234, 50), (424, 50)], darkAtMost: 60, stroke: stroke)
+    }
+
     @Test("thin bands across a spine do not cut it into pieces")
     func bandsAreNotPieces() throws {
         // A dark spine (50) with two light bands (230) 4 px wide, as gilt lines on a spine.

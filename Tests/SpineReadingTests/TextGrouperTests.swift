@@ -105,4 +105,23 @@ struct TextGrouperTests {
         #expect(!SpineReader.sameTitle("The Time Machine", "The Tine Machine"))
         #expect(!SpineReader.sameTitle("Emma", "Emma 2"))
     }
+
+    @Test("a title holds a part read before when it has the part's words in a row, case and marks aside")
+    func holdsPart() {
+        #expect(SpineReader.contains("THE WINGS OF THE DOVE", part: "OF THE DOVE"))
+        #expect(SpineReader.contains("The Theory of the Leisure Class", part: "THE THEORY OF"))
+        #expect(!SpineReader.contains("Federalist Papers", part: "The"))
+        #expect(!SpineReader.contains("THE WINGS OF THE DOVE", part: "OF DOVE"))
+        #expect(!SpineReader.contains("Dove", part: "OF THE DOVE"))
+        #expect(!SpineReader.contains("Dove", part: "|"))
+    }
+
+    @Test("an article run into the next word is given back as two words; other runs of capitals stay as read")
+    func ungluedArticle() {
+        #expect(SpineReader.clean("The Diary of aNobody") == "The Diary of a Nobody")
+        #expect(SpineReader.clean("AShropshire Lad") == "A Shropshire Lad")
+        for kept in ["McTeague", "ABBEY", "Aeneid", "A Room", "aT"] {
+            #expect(SpineReader.clean(kept) == kept, "\(kept)")
+        }
+    }
 }
