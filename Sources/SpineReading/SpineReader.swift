@@ -221,7 +221,7 @@ struct SpineReader: Sendable {
 
     /// Trims stray marks at the ends of a reading.
     static func clean(_ s: String) -> String {
-        let marks: Set<Character> = ["|", "_", "~", "-", "—", "=", "\"", "'", "`", "*", "»", "«", ".", ",", ":", ";"]
+        let marks: Set<Character> = ["|", "_", "~", "-", "—", "=", "\"", "'", "‘", "’", "“", "”", "`", "*", "»", "«", ".", ",", ":", ";", "/"]
         var t = Substring(s)
         while let f = t.first, marks.contains(f) || f == " " { t = t.dropFirst() }
         while let l = t.last, marks.contains(l) || l == " " { t = t.dropLast() }

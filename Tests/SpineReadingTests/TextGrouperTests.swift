@@ -60,6 +60,17 @@ struct TextGrouperTests {
         }
     }
 
+    @Test("a rescued word leaves the stray marks of the texture beside it ('/SENTIMENTAL' joins as 'SENTIMENTAL')")
+    func rescueWithoutStrayMarks() throws {
+        let words = [Self.word("/SENTIMENTAL", 91, 322, cap: 23, confidence: 2), Self.word("EDUCATION", 332, 515, cap: 23)]
+        let title = try #require(TextGrouper.groups(words).first)
+        #expect(title.text == "SENTIMENTAL EDUCATION")
+        #expect(title.confidence == 95)
+        // Marks inside a word are not stray: it is not plainly a word, and stays out.
+        let inside = [Self.word("SENTI/MENTAL", 91, 322, cap: 23, confidence: 2), words[1]]
+        #expect(TextGrouper.groups(inside).first?.text == "EDUCATION")
+    }
+
     @Test("a title split by a wide word space is joined when English says it goes on; an author after a whole title is not")
     func grammarCompletesTitle() {
         // Ends with a connective: "The Diary of a" + "Nobody".
