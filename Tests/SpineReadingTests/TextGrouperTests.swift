@@ -71,6 +71,14 @@ struct TextGrouperTests {
         #expect(TextGrouper.groups(inside).first?.text == "EDUCATION")
     }
 
+    @Test("an article scored near 0 a wide word space before the title joins it; another word as far off does not")
+    func rescuedArticle() {
+        // Gaps of 22 px at 24 px capitals: beyond a word space (0.8 × 24), within an article's reach (1.2 × 24).
+        let title = [Self.word("WAY", 378, 441, cap: 24), Self.word("WE", 463, 505, cap: 24), Self.word("NOW", 531, 600, cap: 24)]
+        #expect(TextGrouper.groups([Self.word("THE", 293, 356, cap: 24, confidence: 33)] + title).first?.text == "THE WAY WE NOW")
+        #expect(TextGrouper.groups([Self.word("HOW", 293, 356, cap: 24, confidence: 33)] + title).first?.text == "WAY WE NOW")
+    }
+
     @Test("a title split by a wide word space is joined when English says it goes on; an author after a whole title is not")
     func grammarCompletesTitle() {
         // Ends with a connective: "The Diary of a" + "Nobody".
