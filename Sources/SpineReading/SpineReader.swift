@@ -205,38 +205,33 @@ struct SpineReader: Sendable {
 
     /// Whether two readings are the same title: the same letters and digits, case aside.
     static func sameTitle(_ a: String, _ b: String) -> Bool {
-        func key(_ s: String) -> String { String(s.lowercased().filter { $0.isLetter || $0.isNumber }) }
-        return key(a) == key(b)
+        letters(a) == letters(b)
     }
+
+    /// The letters and digits of `s`, lower case: what two readings of one title share.
+    static func letters<S: StringProtocol>(_ s: S) -> String { String(s.lowercased().filter { $0.isLetter || $0.isNumber }) }
 
     /// Whether `title` holds the words of `part` in a row (letters and digits, case aside).
     static func contains(_ title: String, part: String) -> Bool {
-        func keys(_ s: String) -> [String] {
-            s.split(whereSeparator: \.isWhitespace).map { String($0.lowercased().filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
-        }
+        func keys(_ s: String) -> [String] { s.split(whereSeparator: \.isWhitespace).map(letters).filter { !$0.isEmpty } }
         let whole = keys(title), piece = keys(part)
         guard !piece.isEmpty, piece.count <= whole.count else { return false }
         return (0...(whole.count - piece.count)).contains { Array(whole[$0..<($0 + piece.count)]) == piece }
     }
 
-    /// Trims stray marks at the ends of a reading.
+    /// Trims stray marks at the ends of a reading and gives back articles run into the next word.
     static func clean(_ s: String) -> String {
-        let marks: Set<Character> = ["|", "_", "~", "-", "—", "=", "\"", "'", "‘", "’", "“", "”", "`", "*", "»", "«", ".", ",", ":", ";", "/"]
-        var t = Substring(s)
-        while let f = t.first, marks.contains(f) || f == " " { t = t.dropFirst() }
-        while let l = t.last, marks.contains(l) || l == " " { t = t.dropLast() }
-        return t.split(separator: " ", omittingEmptySubsequences: false).map(unglued).joined(separator: " ")
+        TextGrouper.withoutStrayMarks(s).split(separator: " ", omittingEmptySubsequences: false).map(unglued).joined(separator: " ")
     }
 
     /// A word with the article "a" run into it, which Tesseract's word spacing often drops before a
     /// capital ("aNobody", "AShropshire"), given back as two: "a Nobody", "A Shropshire". Only "a"
     /// followed by a capital and a small letter (so "McTeague", "ABBEY" and "Aeneid" stay as read).
     static func unglued(_ word: Substring) -> String {
-        let letters = Array(word)
-        guard letters.count >= 3, letters[0] == "a" || letters[0] == "A", letters[1].isUppercase, letters[2].isLowercase else {
-            return String(word)
-        }
-        return String(letters[0]) + " " + String(letters.dropFirst())
+        let characters = Array(word)
+        guard characters.count >= 3, characters[0] == "a" || characters[0] == "A", characters[1].isUppercase, characters[2].isLowercase
+        else { return String(word) }
+        return String(characters[0]) + " " + String(characters.dropFirst())
     }
 }
 

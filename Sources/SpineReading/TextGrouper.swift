@@ -73,7 +73,7 @@ enum TextGrouper {
             }
             for w in words where !taken(w) && !isWordLike(w) {
                 // A stray mark at either end ("/SENTIMENTAL") is texture beside the word, not part of it.
-                let text = String(w.text.drop { strayMarks.contains($0) }.reversed().drop { strayMarks.contains($0) }.reversed())
+                let text = withoutStrayMarks(w.text)
                 let letters = text.filter(\.isLetter)
                 let plain = text.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" }
                 guard plain, letters.count >= 2, text.first?.isLetter == true, text.last?.isLetter == true,
@@ -106,8 +106,16 @@ enum TextGrouper {
     /// wrong (the same at 1.6).
     static let rescueArticleGap = 1.2
 
-    /// Marks that cling to the ends of a word read from texture beside it.
-    static let strayMarks: Set<Character> = ["/", "\\", "|", "=", "\"", "'", "“", "”", "‘", "’", "_", "~", "*", "«", "»", "(", ")", "[", "]"]
+    /// Marks that cling to the ends of a reading (a word, a title) from the texture, edges and bands beside it.
+    static let strayMarks: Set<Character> = [
+        "/", "\\", "|", "=", "\"", "'", "`", "“", "”", "‘", "’", "_", "~", "*", "«", "»", "(", ")", "[", "]", "-", "—", ".", ",", ":", ";",
+    ]
+
+    /// `text` without stray marks and spaces at either end.
+    static func withoutStrayMarks(_ text: String) -> String {
+        func stray(_ c: Character) -> Bool { strayMarks.contains(c) || c == " " }
+        return String(text.drop(while: stray).reversed().drop(while: stray).reversed())
+    }
 
     /// The groups, largest lettering first.
     static func groups(_ words: [RecognisedWord]) -> [Group] {
