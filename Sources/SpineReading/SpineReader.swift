@@ -173,8 +173,11 @@ struct SpineReader: Sendable {
         case (false, .alongForward): orientation = .verticalTopToBottom
         case (false, .alongBackward): orientation = .verticalBottomToTop
         }
-        let rescued = Set(reading.groups.flatMap(\.rescued))
-        let all = reading.words.filter { $0.confidence >= tuning.minimumWordConfidence || rescued.contains($0) }
+        // Rescued words as their group keeps them (stray marks trimmed), the others when confident enough.
+        let rescued = reading.groups.flatMap(\.rescued)
+        let all = reading.words.compactMap { w in
+            rescued.first { $0.isSamePlace(as: w) } ?? (w.confidence >= tuning.minimumWordConfidence ? w : nil)
+        }
             .sorted { $0.line != $1.line ? $0.line < $1.line : $0.left < $1.left }
         let text = all.isEmpty ? nil : all.map(\.text).joined(separator: " ")
         guard let titleGroup = reading.groups.first else {

@@ -19,6 +19,11 @@ struct RecognisedWord: Sendable, Hashable {
     var height: Int { bottom - top }
     var width: Int { right - left }
 
+    /// Whether `other` is this word, its text perhaps trimmed since (the same word is the same place).
+    func isSamePlace(as other: RecognisedWord) -> Bool {
+        left == other.left && top == other.top && right == other.right && bottom == other.bottom
+    }
+
     /// The cap height that a word's letters (each its character and its box's height) show: a capital,
     /// digit or ascender letter shows it directly, an x-height letter about 1/1.38 of it (DejaVu and
     /// Liberation: x-height ≈ 0.72 of the cap height), a descender letter about all of it; marks, "i"

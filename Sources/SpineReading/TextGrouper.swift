@@ -67,16 +67,14 @@ enum TextGrouper {
         while changed {
             changed = false
             guard let first = g.words.first, let last = g.words.last else { return g }
-            // A rescued word may be kept without its stray marks: the same word is the same place.
-            func taken(_ w: RecognisedWord) -> Bool {
-                g.words.contains { $0.left == w.left && $0.top == w.top && $0.right == w.right && $0.bottom == w.bottom }
-            }
-            for w in words where !taken(w) && !isWordLike(w) {
+            // A rescued word may be kept without its stray marks: it is found by its place.
+            for w in words where !g.words.contains(where: { $0.isSamePlace(as: w) }) && !isWordLike(w) {
                 // A stray mark at either end ("/SENTIMENTAL") is texture beside the word, not part of it.
-                let text = withoutStrayMarks(w.text)
+                let text = withoutStrayMarks(w.text, keepingApostrophe: true)
                 let letters = text.filter(\.isLetter)
                 let plain = text.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" }
-                guard plain, letters.count >= 2, text.first?.isLetter == true, text.last?.isLetter == true,
+                let possessive = text.hasSuffix("'") || text.hasSuffix("’")
+                guard plain, letters.count >= 2, text.first?.isLetter == true, text.dropLast(possessive ? 1 : 0).last?.isLetter == true,
                     letters.allSatisfy(\.isUppercase) == upper
                 else { continue }
                 let ratio = max(w.capHeight, g.height) / max(1, min(w.capHeight, g.height))
@@ -111,10 +109,12 @@ enum TextGrouper {
         "/", "\\", "|", "=", "\"", "'", "`", "“", "”", "‘", "’", "_", "~", "*", "«", "»", "(", ")", "[", "]", "-", "—", ".", ",", ":", ";",
     ]
 
-    /// `text` without stray marks and spaces at either end.
-    static func withoutStrayMarks(_ text: String) -> String {
+    /// `text` without stray marks and spaces at either end; a closing apostrophe ("WIVES'") stays when
+    /// `keepingApostrophe`.
+    static func withoutStrayMarks(_ text: String, keepingApostrophe: Bool = false) -> String {
         func stray(_ c: Character) -> Bool { strayMarks.contains(c) || c == " " }
-        return String(text.drop(while: stray).reversed().drop(while: stray).reversed())
+        func strayAtEnd(_ c: Character) -> Bool { stray(c) && !(keepingApostrophe && (c == "'" || c == "’")) }
+        return String(text.drop(while: stray).reversed().drop(while: strayAtEnd).reversed())
     }
 
     /// The groups, largest lettering first.

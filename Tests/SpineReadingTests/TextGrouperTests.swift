@@ -67,6 +67,9 @@ struct TextGrouperTests {
         #expect(title.text == "SENTIMENTAL EDUCATION")
         #expect(title.confidence == 95)
         // Marks inside a word are not stray: it is not plainly a word, and stays out.
+        // A closing apostrophe is the word's own: "WIVES'" joins as it was read.
+        let possessive = [Self.word("WIVES'|", 91, 322, cap: 23, confidence: 2), Self.word("TALE", 332, 515, cap: 23)]
+        #expect(TextGrouper.groups(possessive).first?.text == "WIVES' TALE")
         let inside = [Self.word("SENTI/MENTAL", 91, 322, cap: 23, confidence: 2), words[1]]
         #expect(TextGrouper.groups(inside).first?.text == "EDUCATION")
     }
