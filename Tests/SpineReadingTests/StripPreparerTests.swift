@@ -4,7 +4,7 @@ import Testing
 
 @testable import SpineReading
 
-/// The blur and noise measures that decide whether a strip is sharpened, and the unsharp mask itself.
+/// The blur and noise measures that decide whether a strip is sharpened or smoothed, and the mask and the smoothing themselves.
 @Suite("Preparing a strip")
 struct StripPreparerTests {
     /// Dark bars on white, `period` pixels apart, each edge a ramp `ramp` pixels wide.
@@ -75,6 +75,22 @@ struct StripPreparerTests {
         #expect(StripPreparer.edgeWidth(sharpened) < StripPreparer.edgeWidth(soft))
         let flat = try #require(GrayImage(width: 30, height: 10, pixels: [UInt8](repeating: 128, count: 300)))
         #expect(StripPreparer.sharpened(flat, radius: 3, amount: 2) == flat)
+    }
+
+    @Test("smoothing takes most of the grain away, keeps the size and the lettering's place; a flat strip stays flat")
+    func smoothing() throws {
+        let flat = try #require(GrayImage(width: 120, height: 40, pixels: [UInt8](repeating: 128, count: 4_800)))
+        #expect(StripPreparer.smoothed(flat, radius: 1) == flat)
+        let soft = try #require(Self.bars(ramp: 4))
+        let grainy = Self.noisy(soft, sigma: 5)
+        let smoothed = StripPreparer.smoothed(grainy, radius: 1)
+        #expect(smoothed.width == grainy.width && smoothed.height == grainy.height)
+        #expect(StripPreparer.noiseLevel(smoothed) < 0.5 * StripPreparer.noiseLevel(grainy))
+        // The bars stay where they were: mid-bar dark, mid-gap light (bars 20 px apart, dark from 5 to 15).
+        for y in [10, 20, 30] {
+            #expect(smoothed.pixels[y * 120 + 50] < 100)
+            #expect(smoothed.pixels[y * 120 + 60] > 180)
+        }
     }
 
     @Test("a light label on a darker spine: both backgrounds come out white, the lettering on each stays dark")
