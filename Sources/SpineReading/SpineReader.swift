@@ -59,7 +59,7 @@ struct SpineReader: Sendable {
         // Nothing legible in any direction: a blurred photo's grain may have been read instead of its
         // lettering (see `smoothedLook`).
         let lookedSmoothed = best == nil
-        if best == nil { best = smoothedLook(photo, frame: frame, directions: directions(frame), engine: engine, isCancelled: isCancelled) }
+        if best == nil { best = smoothedLook(photo, frame: frame, first: nil, engine: engine, isCancelled: isCancelled) }
         guard var best else { return .unread }
         var text = result(best, frame: frame)
         // Small lettering on a wide spine: the strip's scale follows the spine's width, not the letters'.
@@ -91,14 +91,15 @@ struct SpineReader: Sendable {
             }
         }
         if text.title == nil, !lookedSmoothed,
-            let look = smoothedLook(photo, frame: frame, directions: [best.direction], engine: engine, isCancelled: isCancelled)
+            let look = smoothedLook(photo, frame: frame, first: best.direction, engine: engine, isCancelled: isCancelled)
         {
             best = look
             text = result(look, frame: frame)
         }
-        // A title read with middling confidence is only given when a second reading, of a strip sampled
-        // at another scale, gives the same title: a misreading rarely repeats itself at another scale.
-        guard let title = text.title, text.confidence < tuning.sureTitleConfidence else { return text }
+        // A title read with middling confidence (or from a smoothed strip) is only given when a second
+        // reading, of a strip sampled at another scale, gives the same title: a misreading rarely repeats
+        // itself at another scale.
+        guard let title = text.title, text.confidence < tuning.sureTitleConfidence || best.smoothed else { return text }
         if isCancelled() { return .unread }
         let again = prepared(
             photo, frame: frame, direction: best.direction, scaleFactor: best.scaleFactor * tuning.confirmingScale, smoothing: best.smoothed)
@@ -108,20 +109,37 @@ struct SpineReader: Sendable {
     }
 
     /// A blurred strip (edges `smoothedEdgeWidth` photo pixels wide or more) read again smoothed over
-    /// about `smoothingRadius` photo pixels, in `directions` in turn: the first reading that gives a
-    /// title, or nil. Grain and JPEG blocks that Tesseract took for letters ("SRR SSE A ae") go; the
-    /// lettering, already soft, loses little.
+    /// about `smoothingRadius` photo pixels, `first` direction first, then the others (the grain may have
+    /// made the wrong way round score best): the best-ranked reading that gives a title, or nil. Grain and
+    /// JPEG blocks that Tesseract took for letters ("SRR SSE A ae") go; the lettering, already soft, loses
+    /// little. Its title is always confirmed (`read`).
     private func smoothedLook(
-        _ photo: ReadingPhoto, frame: SpineFrame, directions: [ReadingDirection], engine: TesseractEngine, isCancelled: () -> Bool
+        _ photo: ReadingPhoto, frame: SpineFrame, first: ReadingDirection?, engine: TesseractEngine, isCancelled: () -> Bool
     ) -> Reading? {
-        for direction in directions {
+        var order = directions(frame)
+        if let first, let i = order.firstIndex(of: first) { order.insert(order.remove(at: i), at: 0) }
+        // The two along-strips are each other turned over: one is prepared, the other derived from it.
+        var along: PreparedStrip??
+        var found: Reading?
+        for direction in order {
             if isCancelled() { return nil }
-            guard let strip = prepared(photo, frame: frame, direction: direction, smoothing: true) else { continue }
-            var smooth = recognise(strip, direction: direction, engine: engine)
-            smooth.smoothed = true
-            if result(smooth, frame: frame).title != nil { return smooth }
+            let strip: PreparedStrip?
+            if direction == .across {
+                strip = prepared(photo, frame: frame, direction: direction, smoothing: true)
+            } else if let known = along {
+                strip = known?.turnedOver
+            } else {
+                strip = prepared(photo, frame: frame, direction: direction, smoothing: true)
+                along = .some(strip)
+            }
+            guard let strip else { continue }
+            var reading = recognise(strip, direction: direction, engine: engine)
+            reading.smoothed = true
+            guard result(reading, frame: frame).title != nil else { continue }
+            if rank(reading) > found.map(rank) ?? 0 { found = reading }
+            if let found, found.score >= tuning.confidentEnough, !mayBeTurnedOver(found) { break }
         }
-        return nil
+        return found
     }
 
     /// A reading's score plus `functionWordBonus` for each of up to two English function words in it
