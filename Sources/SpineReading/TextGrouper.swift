@@ -58,7 +58,7 @@ enum TextGrouper {
     /// Tesseract's LSTM sometimes reads the last word of a line right and scores it near 0 (e.g.
     /// "DAISY" 95, "MILLER" 2). A low-confidence word joins a group when it is plainly a word of that
     /// line: letters only (an inner hyphen or apostrophe allowed), on the same text line, a word space
-    /// from the group's first or last word, the same letter size, and the same case style (all capitals
+    /// from the group's first or last word or between two of its words, the same letter size, and the same case style (all capitals
     /// with all capitals). It adds to the text, never to the confidence.
     static func rescue(_ group: Group, from words: [RecognisedWord]) -> Group {
         var g = group
@@ -66,7 +66,6 @@ enum TextGrouper {
         var changed = true
         while changed {
             changed = false
-            guard let first = g.words.first, let last = g.words.last else { return g }
             // A rescued word may be kept without its stray marks: it is found by its place.
             for w in words where !g.words.contains(where: { $0.isSamePlace(as: w) }) && !isWordLike(w) {
                 // A stray mark at either end ("/SENTIMENTAL") is texture beside the word, not part of it.
@@ -82,18 +81,43 @@ enum TextGrouper {
                 let reach = rescueGap * g.height
                 // An article before a title sits a little further off as often as not ("THE  WAY WE LIVE NOW").
                 let articleReach = articles.contains(key(text)) ? rescueArticleGap * g.height : reach
-                let after = w.line == last.line && w.left > last.right && Double(w.left - last.right) < reach
-                let before = w.line == first.line && w.right < first.left && Double(first.left - w.right) < articleReach
-                guard after || before else { continue }
+                // Measured on the word's own line: a group of two lines ends a line with its last word
+                // there ("THE WAR [OF]" over "THE WORLDS").
+                let line = g.words.filter { $0.line == w.line }
+                guard let first = line.first, let last = line.last else { continue }
+                let after = w.left > last.right && Double(w.left - last.right) < reach
+                let before = w.right < first.left && Double(first.left - w.right) < articleReach
+                // Between two of the group's words on their line.
+                let inside = line.contains { $0.right <= w.left && Double(w.left - $0.right) < reach }
+                    && line.contains { $0.left >= w.right && Double($0.left - w.right) < reach }
+                guard after || before || inside else { continue }
                 var kept = w
                 kept.text = text
-                g.words = before ? [kept] + g.words : g.words + [kept]
+                g.words = (before ? [kept] + g.words : g.words + [kept]).sorted(by: readingOrder)
                 g.rescued.append(kept)
                 changed = true
                 break
             }
         }
         return g
+    }
+
+    /// Groups that rescued the same word are one run of words ("Lady [Audley's]" and "[Audley's] Secret").
+    static func joiningShared(_ groups: [Group]) -> [Group] {
+        var out: [Group] = []
+        for group in groups {
+            var merged = group
+            func holds(_ a: Group, rescuedBy b: Group) -> Bool { b.rescued.contains { r in a.words.contains { $0.isSamePlace(as: r) } } }
+            while let i = out.firstIndex(where: { holds(merged, rescuedBy: $0) || holds($0, rescuedBy: merged) }) {
+                let other = out.remove(at: i)
+                let extra = other.words.filter { w in !merged.words.contains { $0.isSamePlace(as: w) } }
+                merged = Group(
+                    words: (merged.words + extra).sorted(by: readingOrder),
+                    rescued: merged.rescued + other.rescued.filter { r in !merged.rescued.contains { $0.isSamePlace(as: r) } })
+            }
+            out.append(merged)
+        }
+        return out
     }
 
     /// How far (in the group's cap heights) a word may sit from its line's group to be rescued. On the 40
@@ -153,8 +177,7 @@ enum TextGrouper {
         }
         var byRoot: [Int: [RecognisedWord]] = [:]
         for i in ws.indices { byRoot[find(i), default: []].append(ws[i]) }
-        var out = byRoot.values
-            .map { rescue(Group(words: $0.sorted(by: readingOrder)), from: words) }
+        var out = joiningShared(byRoot.values.map { rescue(Group(words: $0.sorted(by: readingOrder)), from: words) })
             .sorted { $0.prominence > $1.prominence }
         // A spine names its title first about three times in four: when the two most prominent
         // groups are near-equal, the one read first is the title.

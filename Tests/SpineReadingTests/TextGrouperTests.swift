@@ -60,6 +60,32 @@ struct TextGrouperTests {
         }
     }
 
+    @Test("a word scored near 0 at the end of a title's first line joins it; two groups that rescued one word are one")
+    func rescueOnItsLine() throws {
+        // THE WAR OF over THE WORLDS (shelf_027): OF, at 44, ends the first line, not the group.
+        func below(_ w: RecognisedWord) -> RecognisedWord {
+            var w = w
+            (w.top, w.bottom) = (w.top + 30, w.bottom + 30)
+            return w
+        }
+        let stacked = [
+            Self.word("THE", 131, 173, cap: 20), Self.word("WAR", 182, 230, cap: 18, confidence: 81),
+            Self.word("OF", 238, 268, cap: 18, confidence: 44), below(Self.word("THE", 131, 173, cap: 20, line: 1)),
+            below(Self.word("WORLDS", 182, 277, cap: 20, line: 1)),
+        ]
+        let title = try #require(TextGrouper.groups(stacked).first)
+        #expect(title.text == "THE WAR OF THE WORLDS")
+        #expect(title.rescued.map(\.text) == ["OF"])
+        // Lady [Audley's] Secret (shelf_027): each side rescued the low-scored middle word.
+        let shared = [
+            Self.word("Lady", 64, 198, cap: 40, confidence: 93), Self.word("Audley's", 208, 442, cap: 40, confidence: 41),
+            Self.word("Secret", 459, 635, cap: 41, confidence: 96),
+        ]
+        let groups = TextGrouper.groups(shared)
+        #expect(groups.map(\.text) == ["Lady Audley's Secret"])
+        #expect(groups.first?.confidence ?? 0 > 93)
+    }
+
     @Test("a rescued word leaves the stray marks of the texture beside it ('/SENTIMENTAL' joins as 'SENTIMENTAL')")
     func rescueWithoutStrayMarks() throws {
         let words = [Self.word("/SENTIMENTAL", 91, 322, cap: 23, confidence: 2), Self.word("EDUCATION", 332, 515, cap: 23)]
