@@ -192,12 +192,13 @@ struct SpineReader: Sendable {
         // lettering, which the strip enlarges, loses more to the mask's halos than it gains; so does
         // a noisy strip.
         // Smoothing is a second look at blurred strips only (nil for a crisp one: nothing new to read).
-        let edge = StripPreparer.edgeWidth(sampled) / max(1, scale)
+        // Measured only when asked (a pass over the strip): enlarged strips are never sharpened.
+        func edge() -> Double { StripPreparer.edgeWidth(sampled) / max(1, scale) }
         let strip: GrayImage
         if smoothing {
-            guard edge >= tuning.smoothedEdgeWidth else { return nil }
+            guard edge() >= tuning.smoothedEdgeWidth else { return nil }
             strip = StripPreparer.smoothed(sampled, radius: max(1, Int((scale * tuning.smoothingRadius).rounded())))
-        } else if scale <= tuning.maximumSharpenedScale, edge >= tuning.blurredEdgeWidth,
+        } else if scale <= tuning.maximumSharpenedScale, edge() >= tuning.blurredEdgeWidth,
             StripPreparer.noiseLevel(sampled) < tuning.maximumSharpenedNoise
         {
             strip = StripPreparer.sharpened(sampled, radius: tuning.sharpenRadius, amount: tuning.sharpenAmount)
