@@ -326,6 +326,7 @@ public struct ReadingTuning: Sendable, Hashable {
     public var maximumSharpenedNoise = 0.8
     /// The unsharp mask applied to blurred strips: box radius in strip pixels and strength.
     public var sharpenRadius = 3
+    public var sharpenAmount = Float(2)
     /// A spine that gave no title is read once more smoothed (`SpineReader.smoothedLook`) when its
     /// strip's edges are this wide (photo pixels) or wider, over a box of about `smoothingRadius` photo
     /// pixels. On the 40 photos (2026-11-26, fifth session): exact titles 26.8 → 28.0 %, precision
@@ -333,7 +334,6 @@ public struct ReadingTuning: Sendable, Hashable {
     /// 3.0: 27.7 %; radius 1.5: 27.4 %. Smoothing every strip first instead: 26.9 % (easy 80.3 → 75.9 %).
     public var smoothedEdgeWidth = 2.5
     public var smoothingRadius = 1.0
-    public var sharpenAmount = Float(2)
     /// A reading scoring this (0–100) and giving a title ends the search over directions (one that may
     /// be capitals upside down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
     public var confidentEnough = 80.0

@@ -57,9 +57,9 @@ enum TextGrouper {
 
     /// Tesseract's LSTM sometimes reads the last word of a line right and scores it near 0 (e.g.
     /// "DAISY" 95, "MILLER" 2). A low-confidence word joins a group when it is plainly a word of that
-    /// line: letters only (an inner hyphen or apostrophe allowed), on the same text line, a word space
-    /// from the group's first or last word or between two of its words, the same letter size, and the same case style (all capitals
-    /// with all capitals). It adds to the text, never to the confidence.
+    /// line: letters only (an inner hyphen or apostrophe allowed), a word space from the group's first or
+    /// last word on the word's own text line or between two of them, the same letter size, and the same
+    /// case style (all capitals with all capitals). It adds to the text, never to the confidence.
     static func rescue(_ group: Group, from words: [RecognisedWord]) -> Group {
         var g = group
         let upper = isAllCapitals(g.words)
@@ -93,7 +93,7 @@ enum TextGrouper {
                 guard after || before || inside else { continue }
                 var kept = w
                 kept.text = text
-                g.words = (before ? [kept] + g.words : g.words + [kept]).sorted(by: readingOrder)
+                g.words = (g.words + [kept]).sorted(by: readingOrder)
                 g.rescued.append(kept)
                 changed = true
                 break
