@@ -91,11 +91,11 @@ var totals: [Double] = [], detects: [Double] = [], decodes: [Double] = [], ocrs:
 let clock = ContinuousClock()
 for name in names {
     let path = (options.images as NSString).appendingPathComponent(name)
-    guard let data = fm.contents(atPath: path) else {
+    // The file's bytes once, as the service holds an upload (not a `Data` beside a copy of it).
+    guard let bytes = fm.contents(atPath: path).map({ [UInt8]($0) }) else {
         print("\(name): cannot read")
         continue
     }
-    let bytes = [UInt8](data)
     let start = clock.now
     let result: ScanResult
     do {

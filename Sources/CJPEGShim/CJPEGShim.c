@@ -91,22 +91,20 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length,
     return 0;
 }
 
-static int decode_jpeg(const unsigned char *data, size_t length, int scale_denom,
-                       unsigned long long max_pixels, int strict, int gray, bs_jpeg_image *out,
-                       char *errbuf, size_t errbuf_len) {
+int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
+                   unsigned long long max_pixels, int strict, int gray,
+                   unsigned char *pixels, size_t pixels_len, bs_jpeg_image *out,
+                   char *errbuf, size_t errbuf_len) {
     if (length == 0) { set_message("empty input", errbuf, errbuf_len); return -1; }
     struct jpeg_decompress_struct *cinfo = calloc(1, sizeof(struct jpeg_decompress_struct));
     bs_error_mgr *err = new_error_mgr();
     if (!cinfo || !err) { free(cinfo); free(err); set_message("out of memory", errbuf, errbuf_len); return -1; }
-    // volatile: modified between setjmp and longjmp
-    unsigned char *volatile pixels = NULL;
     cinfo->err = &err->pub;
     if (setjmp(err->jump)) {
         // Out of data first: say so ("Premature end of JPEG file"), not what libjpeg tripped over next.
         if (err->ran_out_first) set_message(err->warning, errbuf, errbuf_len); else copy_message(err, errbuf, errbuf_len);
         int status = err->ran_out_first ? -4 : -1;
         jpeg_destroy_decompress(cinfo);
-        free(pixels);
         free(cinfo); free(err);
         return status;
     }
@@ -129,12 +127,13 @@ static int decode_jpeg(const unsigned char *data, size_t length, int scale_denom
     cinfo->dct_method = JDCT_ISLOW;
     jpeg_start_decompress(cinfo);
     size_t stride = (size_t)cinfo->output_width * (gray ? 1 : 3);
-    pixels = malloc(stride * cinfo->output_height);
-    if (!pixels) {
-        set_message("out of memory", errbuf, errbuf_len);
+    if (!pixels || stride * cinfo->output_height != pixels_len) {
+        snprintf(err->message, sizeof(err->message), "decoded size %ux%u does not fit the %zu-byte buffer",
+                 cinfo->output_width, cinfo->output_height, pixels_len);
+        copy_message(err, errbuf, errbuf_len);
         jpeg_destroy_decompress(cinfo);
         free(cinfo); free(err);
-        return -1;
+        return -5;
     }
     while (cinfo->output_scanline < cinfo->output_height) {
         JSAMPROW row = pixels + stride * cinfo->output_scanline;
@@ -145,7 +144,6 @@ static int decode_jpeg(const unsigned char *data, size_t length, int scale_denom
         set_message(err->warning, errbuf, errbuf_len);
         int status = err->ran_out_first ? -4 : -3;
         jpeg_destroy_decompress(cinfo);
-        free(pixels);
         free(cinfo); free(err);
         return status;
     }
@@ -158,22 +156,6 @@ static int decode_jpeg(const unsigned char *data, size_t length, int scale_denom
     jpeg_destroy_decompress(cinfo);
     free(cinfo); free(err);
     return 0;
-}
-
-int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
-                   unsigned long long max_pixels, int strict, bs_jpeg_image *out,
-                   char *errbuf, size_t errbuf_len) {
-    return decode_jpeg(data, length, scale_denom, max_pixels, strict, 0, out, errbuf, errbuf_len);
-}
-
-int bs_jpeg_decode_gray(const unsigned char *data, size_t length, int scale_denom,
-                        unsigned long long max_pixels, bs_jpeg_image *out,
-                        char *errbuf, size_t errbuf_len) {
-    return decode_jpeg(data, length, scale_denom, max_pixels, 0, 1, out, errbuf, errbuf_len);
-}
-
-void bs_jpeg_image_free(bs_jpeg_image *image) {
-    if (image && image->pixels) { free(image->pixels); image->pixels = NULL; }
 }
 
 int bs_jpeg_encode(const unsigned char *rgb, int width, int height, int quality,

@@ -1,5 +1,3 @@
-import CJPEGShim
-
 /// An 8-bit single-channel image, row-major, one byte per pixel.
 public struct GrayImage: Sendable, Equatable {
     public let width: Int
@@ -27,21 +25,8 @@ extension JPEGDecoder {
     /// Decodes straight to grayscale with DCT scale 1/`scaleDenominator` (1, 2, 4 or 8): a third of
     /// the memory of RGB, for readers that only need luma. `maxPixels` bounds the source size.
     public static func decodeGray(_ data: [UInt8], scaleDenominator: Int, maxPixels: Int = 0) throws(ImageError) -> GrayImage {
-        let header = try readHeader(data)
-        if maxPixels > 0, header.width * header.height > maxPixels {
-            throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
-        }
-        var out = bs_jpeg_image()
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBufferPointer { buffer in
-            bs_jpeg_decode_gray(
-                buffer.baseAddress, buffer.count, Int32(scaleDenominator), UInt64(max(0, maxPixels)), &out, &message, message.count)
-        }
-        if status == -4 { throw .truncated(cString(message)) }
-        guard status == 0, let base = out.pixels else { throw .corrupt(cString(message)) }
-        defer { bs_jpeg_image_free(&out) }
-        let bytes = Array(UnsafeBufferPointer(start: base, count: Int(out.width) * Int(out.height)))
-        guard let image = GrayImage(width: Int(out.width), height: Int(out.height), pixels: bytes) else {
+        let decoded = try decodePixels(data, scaleDenominator: scaleDenominator, maxPixels: maxPixels, strict: false, gray: true)
+        guard let image = GrayImage(width: decoded.width, height: decoded.height, pixels: decoded.pixels) else {
             throw .corrupt("decoder returned an empty image")
         }
         return image

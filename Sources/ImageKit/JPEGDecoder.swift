@@ -47,31 +47,44 @@ public enum JPEGDecoder {
     /// `strict` refuses data libjpeg can only decode with warnings: `.truncated` when the data ran out first,
     /// `.corruptData` for bad entropy data or stray markers. A truncated header is `.truncated` in any mode.
     public static func decode(_ data: [UInt8], scaleDenominator: Int = 1, maxPixels: Int = 0, strict: Bool = false) throws(ImageError) -> DecodedJPEG {
-        try checkSignature(data)
-        var out = bs_jpeg_image()
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBufferPointer { buffer in
-            bs_jpeg_decode(
-                buffer.baseAddress, buffer.count, Int32(scaleDenominator), UInt64(max(0, maxPixels)), strict ? 1 : 0, &out, &message,
-                message.count)
-        }
-        if status == -2 {
-            let header = try readHeader(data)
-            throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
-        }
-        if status == -3 { throw .corruptData(cString(message)) }
-        if status == -4 { throw .truncated(cString(message)) }
-        guard status == 0, let base = out.pixels else { throw .corrupt(cString(message)) }
-        defer { bs_jpeg_image_free(&out) }
-        let count = Int(out.width) * Int(out.height) * 3
-        let bytes = Array(UnsafeBufferPointer(start: base, count: count))
-        guard let image = PixelBuffer(width: Int(out.width), height: Int(out.height), pixels: bytes) else {
+        let decoded = try decodePixels(data, scaleDenominator: scaleDenominator, maxPixels: maxPixels, strict: strict, gray: false)
+        guard let image = PixelBuffer(width: decoded.width, height: decoded.height, pixels: decoded.pixels) else {
             throw .corrupt("decoder returned an empty image")
         }
         return DecodedJPEG(
-            image: image, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height),
-            scaleDenominator: Int(out.width) == Int(out.source_width) ? 1 : scaleDenominator
+            image: image, sourceWidth: decoded.header.width, sourceHeight: decoded.header.height,
+            scaleDenominator: decoded.width == decoded.header.width ? 1 : scaleDenominator
         )
+    }
+
+    /// Decodes RGB or gray pixels into an array allocated at libjpeg's output size (the source size over
+    /// the DCT scale denominator, rounded up), so the decoded photo is held once, never as a C buffer and
+    /// a copy of it (12 MB twice for a 12 MP photo read in gray).
+    static func decodePixels(
+        _ data: [UInt8], scaleDenominator: Int, maxPixels: Int, strict: Bool, gray: Bool
+    ) throws(ImageError) -> (pixels: [UInt8], width: Int, height: Int, header: JPEGHeader) {
+        let header = try readHeader(data)
+        if maxPixels > 0, header.width * header.height > maxPixels {
+            throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+        let denominator = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
+        let width = (header.width + denominator - 1) / denominator, height = (header.height + denominator - 1) / denominator
+        let count = width * height * (gray ? 1 : 3)
+        var out = bs_jpeg_image()
+        var message = [CChar](repeating: 0, count: 256)
+        var status: Int32 = -1
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            status = data.withUnsafeBufferPointer { input in
+                bs_jpeg_decode(
+                    input.baseAddress, input.count, Int32(denominator), UInt64(max(0, maxPixels)), strict ? 1 : 0, gray ? 1 : 0,
+                    buffer.baseAddress, count, &out, &message, message.count)
+            }
+            initialized = status == 0 ? count : 0
+        }
+        if status == -3 { throw .corruptData(cString(message)) }
+        if status == -4 { throw .truncated(cString(message)) }
+        guard status == 0 else { throw .corrupt(cString(message)) }
+        return (pixels, Int(out.width), Int(out.height), header)
     }
 
     /// Decodes so the long side is at least `minimumLongSide` (or the full size if smaller), using the

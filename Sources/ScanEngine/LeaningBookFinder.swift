@@ -202,7 +202,7 @@ struct LeaningBookFinder: Sendable {
             found.append(StripSegment(
                 u0: u0, u1: u1, top: top, confidence: 0.5,
                 color: SpineSegmenter.medianColor(
-                    analysis.strip, cols: max(0, u0 + Int(Double(hs - top) * tanMean / 2))..<max(1, min(analysis.strip.width, u1 + Int(Double(hs - top) * tanMean / 2))),
+                    analysis.colors, cols: max(0, u0 + Int(Double(hs - top) * tanMean / 2))..<max(1, min(analysis.colors.width, u1 + Int(Double(hs - top) * tanMean / 2))),
                     lines: (top + (hs - top) / 3)..<(top + 2 * (hs - top) / 3)),
                 lean: tanMean))
         }

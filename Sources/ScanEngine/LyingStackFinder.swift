@@ -56,7 +56,7 @@ struct LyingStackFinder: Sendable {
             guard crossings(analysis, lines: edge.line..<lower, a: edge.a, b: edge.b) <= 1 else { break }
             books.append(StripSegment(
                 u0: edge.a, u1: edge.b, top: edge.line, confidence: 0.5,
-                color: SpineSegmenter.medianColor(analysis.strip, cols: edge.a..<edge.b, lines: edge.line..<lower),
+                color: SpineSegmenter.medianColor(analysis.colors, cols: edge.a..<edge.b, lines: edge.line..<lower),
                 bottom: lower, lying: true))
             lower = edge.line
             span = (edge.a, edge.b)

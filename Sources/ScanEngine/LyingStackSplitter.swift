@@ -59,7 +59,7 @@ struct LyingStackSplitter: Sendable {
             let run = runs[line]
             books.append(StripSegment(
                 u0: run.a, u1: run.b, top: line, confidence: segment.confidence,
-                color: SpineSegmenter.medianColor(analysis.strip, cols: run.a..<run.b, lines: line..<lower),
+                color: SpineSegmenter.medianColor(analysis.colors, cols: run.a..<run.b, lines: line..<lower),
                 bottom: lower, lying: true))
             lower = line
         }

@@ -29,32 +29,11 @@ struct RowFinder: Sendable {
     private(set) var angle: Double = 0
 
     init(image: WorkImage) {
-        let blurred = image.boxBlurred3()
         let w = image.width, h = image.height
-        var gx = [Float](repeating: 0, count: w * h)
-        var gy = [Float](repeating: 0, count: w * h)
-        blurred.data.withUnsafeBufferPointer { a in
-            gx.withUnsafeMutableBufferPointer { gxp in
-                gy.withUnsafeMutableBufferPointer { gyp in
-                    for y in 0..<h {
-                        for x in 0..<w {
-                            let i = y * w + x
-                            if x > 0 && x < w - 1 {
-                                gxp[i] = abs(a[(i + 1) * 3] - a[(i - 1) * 3]) + abs(a[(i + 1) * 3 + 1] - a[(i - 1) * 3 + 1])
-                                    + abs(a[(i + 1) * 3 + 2] - a[(i - 1) * 3 + 2])
-                            }
-                            if y > 0 && y < h - 1 {
-                                gyp[i] = abs(a[(i + w) * 3] - a[(i - w) * 3]) + abs(a[(i + w) * 3 + 1] - a[(i - w) * 3 + 1])
-                                    + abs(a[(i + w) * 3 + 2] - a[(i - w) * 3 + 2])
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let (gx, gy, mean) = image.blurredGradients()
         self.gx = Plane(width: w, height: h, data: gx)
         self.gy = Plane(width: w, height: h, data: gy)
-        self.angle = Self.globalAngle(blurred.channelMean(), width: w, height: h)
+        self.angle = Self.globalAngle(mean, width: w, height: h)
     }
 
     /// The skew (degrees) maximising the peakiness of the sheared row profile of vertical gradients.

@@ -15,7 +15,7 @@ struct RowStrip: Sendable {
         var out = [Float](repeating: 0, count: w * hs * 3)
         let tans = (0..<w).map { u in tan((row.angle0 + row.angleSlope * (Double(u) - Double(w) / 2)) * .pi / 180) }
         let iw = image.width, ih = image.height
-        image.data.withUnsafeBufferPointer { p in
+        image.pixels.withUnsafeBufferPointer { p in
             out.withUnsafeMutableBufferPointer { dst in
                 for v in 0..<hs {
                     let hh = Double(hs - 1 - v)
@@ -27,8 +27,8 @@ struct RowStrip: Sendable {
                         let fx = Float(x - Double(x0)), fy = Float(y - Double(y0))
                         let o = (v * w + u) * 3
                         for c in 0..<3 {
-                            let a = p[(y0 * iw + x0) * 3 + c], b = p[(y0 * iw + x1) * 3 + c]
-                            let d = p[(y1 * iw + x0) * 3 + c], e = p[(y1 * iw + x1) * 3 + c]
+                            let a = Float(p[(y0 * iw + x0) * 3 + c]), b = Float(p[(y0 * iw + x1) * 3 + c])
+                            let d = Float(p[(y1 * iw + x0) * 3 + c]), e = Float(p[(y1 * iw + x1) * 3 + c])
                             dst[o + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy
                         }
                     }
@@ -44,22 +44,42 @@ struct RowStrip: Sendable {
         self.data = data
     }
 
-    /// The strip averaged over 5 lines vertically (reflected edges): smooths noise, keeps vertical edges.
-    func verticallySmoothed() -> RowStrip {
-        let w = width, h = height
-        var out = [Float](repeating: 0, count: data.count)
-        data.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+    /// Averages the strip over 5 lines vertically (reflected edges), in place: smooths noise, keeps vertical
+    /// edges. Only the five unsmoothed lines around the current one are kept aside, not a second strip.
+    mutating func smoothVertically() {
+        let w = width, h = height, line = w * 3
+        // Unsmoothed line r in slot r % 5; lines v - 2 ... v + 2 are there when line v is smoothed.
+        var ring = [Float](repeating: 0, count: 5 * line)
+        data.withUnsafeMutableBufferPointer { d in
+            ring.withUnsafeMutableBufferPointer { keep in
+                func save(_ r: Int) {
+                    for i in 0..<line { keep[(r % 5) * line + i] = d[r * line + i] }
+                }
+                for r in 0..<min(h, 2) { save(r) }
                 for v in 0..<h {
-                    let rows = (-2...2).map { Signal.reflect(v + $0, h) }
-                    for i in 0..<(w * 3) {
+                    if v + 2 < h { save(v + 2) }
+                    let slots = (-2...2).map { (Signal.reflect(v + $0, h) % 5) * line }
+                    for i in 0..<line {
                         var s: Float = 0
-                        for r in rows { s += src[r * w * 3 + i] }
-                        dst[v * w * 3 + i] = s / 5
+                        for slot in slots { s += keep[slot + i] }
+                        d[v * line + i] = s / 5
                     }
                 }
             }
         }
-        return RowStrip(width: w, height: h, data: out)
+    }
+}
+
+/// A row strip's colours as bytes (samples truncated to whole values), for the median colour of a spine.
+struct StripColors: Sendable {
+    let width: Int
+    let height: Int
+    /// `height * width * 3` bytes, R G B per strip pixel.
+    let data: [UInt8]
+
+    init(_ strip: borrowing RowStrip) {
+        width = strip.width
+        height = strip.height
+        data = strip.data.map { UInt8(min(255, max(0, $0))) }
     }
 }

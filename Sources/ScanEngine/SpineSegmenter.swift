@@ -63,7 +63,8 @@ struct SpineSegmenter: Sendable {
     /// Everything needed to evaluate the candidates of one strip.
     struct Analysis: Sendable {
         var smoothed: RowStrip
-        var strip: RowStrip
+        /// The unsmoothed strip's colours, for spine colours.
+        var colors: StripColors
         var cuts: [Int]
         var score: [Float]
         var threshold: Float
@@ -74,8 +75,10 @@ struct SpineSegmenter: Sendable {
     }
 
     /// Computes the boundary evidence and the candidate cuts of a strip.
-    func analyse(_ strip: RowStrip) -> Analysis {
-        let sv = strip.verticallySmoothed()
+    func analyse(_ strip: consuming RowStrip) -> Analysis {
+        let colors = StripColors(strip)
+        var sv = consume strip
+        sv.smoothVertically()
         let w = sv.width, hs = sv.height
         var boardLine = 0
         var boardFromBlurredEdge = false
@@ -152,8 +155,8 @@ struct SpineSegmenter: Sendable {
             tops = Signal.medianFilter(tops, size: 3)
             let topsMedian = tops
             // Boundary evidence per column.
-            var lum = [Float](repeating: 0, count: w * hs)
-            for i in 0..<(w * hs) { lum[i] = (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
+            // Luminance of a strip pixel (not kept for the whole strip: it would be a third strip-sized plane).
+            @inline(__always) func lum(_ i: Int) -> Float { (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
             var values: [Float] = []
             values.reserveCapacity(hs)
             for u in 0..<w {
@@ -167,7 +170,7 @@ struct SpineSegmenter: Sendable {
                         for c in 0..<3 { e += abs(s[(v * w + u + 1) * 3 + c] - s[(v * w + u - 1) * 3 + c]) }
                     }
                     if u > 1 && u < w - 2 {
-                        let valley = min(lum[v * w + u - 2], lum[v * w + u + 2]) - lum[v * w + u]
+                        let valley = min(lum(v * w + u - 2), lum(v * w + u + 2)) - lum(v * w + u)
                         e += max(0, valley) * 3
                     }
                     values.append(e)
@@ -195,7 +198,7 @@ struct SpineSegmenter: Sendable {
             }
         }
         cuts.append(w)
-        return Analysis(smoothed: sv, strip: strip, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step, stepMap: stepMap)
+        return Analysis(smoothed: sv, colors: colors, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step, stepMap: stepMap)
     }
 
     /// The share of columns whose colour (three channels summed) changes by more than `threshold` from
@@ -253,7 +256,7 @@ struct SpineSegmenter: Sendable {
         guard Double(hs - top) >= Double(hs) * minHeightFraction else { return nil }
         let left = a.score[u0 > 0 ? u0 : min(u1, w - 1)], right = a.score[min(u1, w - 1)]
         let confidence = Double(min(1, max(0.05, (left + right) / (2 * a.threshold * 3))))
-        return StripSegment(u0: u0, u1: u1, top: top, confidence: confidence, color: Self.medianColor(a.strip, cols: cols, lines: top..<a.strip.height))
+        return StripSegment(u0: u0, u1: u1, top: top, confidence: confidence, color: Self.medianColor(a.colors, cols: cols, lines: top..<a.colors.height))
     }
 
     /// First line at or below `from + boardSkip` where `steps` exceeds `threshold` (moved to the local maximum
@@ -283,13 +286,13 @@ struct SpineSegmenter: Sendable {
     }
 
     /// Per-channel median colour of the strip region `lines` × `cols`.
-    static func medianColor(_ strip: RowStrip, cols: Range<Int>, lines: Range<Int>) -> RGBColor {
+    static func medianColor(_ strip: StripColors, cols: Range<Int>, lines: Range<Int>) -> RGBColor {
         var hist = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
         var n = 0
         strip.data.withUnsafeBufferPointer { s in
             for v in lines.clamped(to: 0..<strip.height) {
                 for u in cols {
-                    for c in 0..<3 { hist[c][Int(min(255, max(0, s[(v * strip.width + u) * 3 + c])))] += 1 }
+                    for c in 0..<3 { hist[c][Int(s[(v * strip.width + u) * 3 + c])] += 1 }
                     n += 1
                 }
             }
