@@ -61,6 +61,11 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .systemLibrary(
             name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
+        // Tesseract's internal line images are written as uncompressed PNG (see CTesseractShim.h): the
+        // shim's png_set_compression_level must be in every executable's dynamic symbol table to interpose.
+        .target(
+            name: "CTesseractShim",
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_set_compression_level"])]),
 
         // The smallest shared pieces: the product version and Duration in seconds.
         .target(name: "BookscanBase", swiftSettings: swiftSettings),
@@ -73,7 +78,7 @@ let package = Package(
         .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
 
         // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract).
-        .target(name: "SpineReading", dependencies: ["CTesseract", "ImageKit", "ScanProtocol"], swiftSettings: pixelSettings),
+        .target(name: "SpineReading", dependencies: ["CTesseract", "CTesseractShim", "ImageKit", "ScanProtocol"], swiftSettings: pixelSettings),
         .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: pixelSettings),
 
         // Service: the HTTP + WebSocket API over a job store and a worker pool.

@@ -1,4 +1,5 @@
 import CTesseract
+import CTesseractShim
 import Foundation
 import ImageKit
 
@@ -50,6 +51,10 @@ struct RecognisedWord: Sendable, Hashable {
 /// `TesseractPool` hands each out exclusively and keeps it for reuse.
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
+
+    /// Line images Tesseract has written as uncompressed PNG in this process (`CTesseractShim`: its
+    /// LSTM receives every line through an in-memory PNG; 0 when the shim does not interpose).
+    static var uncompressedLineImages: UInt64 { bs_uncompressed_png_writes() }
 
     /// Page-segmentation modes the reader uses.
     enum Layout: Int32 {
