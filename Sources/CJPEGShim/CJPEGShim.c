@@ -152,7 +152,6 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     out->source_width = (int)cinfo->image_width;
     out->source_height = (int)cinfo->image_height;
     out->components = gray ? 1 : 3;
-    out->pixels = pixels;
     jpeg_destroy_decompress(cinfo);
     free(cinfo); free(err);
     return 0;

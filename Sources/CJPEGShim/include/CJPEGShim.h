@@ -2,14 +2,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// What a decode produced; the pixels are the caller's buffer.
+/// The sizes a decode produced (its pixels are in the caller's buffer).
 typedef struct {
     int width;            ///< decoded (possibly DCT-scaled) width
     int height;           ///< decoded (possibly DCT-scaled) height
     int source_width;     ///< width in the file
     int source_height;    ///< height in the file
     int components;       ///< 3 (RGB) or 1 (grayscale) on success
-    unsigned char *pixels;/// the caller's buffer: row-major, width*height*components bytes
 } bs_jpeg_image;
 
 /// Reads only the header. Returns 0 on success, -1 on error, -4 when the data ends inside the header
