@@ -2,10 +2,14 @@ import BookscanBase
 import Foundation
 import ImageKit
 
-/// A photo made ready for upload: upright, within the server's limits, re-encoded without metadata.
+/// A photo made ready for upload: within the server's limits, without metadata, upright or saying how to turn it.
 public struct PreparedImage: Sendable {
-    /// The JPEG to upload (baseline, JFIF only: no EXIF, no GPS).
+    /// The JPEG to upload: no camera EXIF, no GPS, no XMP or comments. Either the original's compressed
+    /// data copied as it is (`reencoded` false; a non-upright EXIF orientation kept as its only tag) or
+    /// a baseline JFIF re-encode of the upright, resized pixels.
     public var jpeg: [UInt8]
+    /// Whether the pixels were decoded and encoded again (resized, or the original could not be copied).
+    public var reencoded: Bool
     public var width: Int
     public var height: Int
     /// Size of the original as a viewer shows it (after EXIF orientation).
@@ -17,8 +21,10 @@ public struct PreparedImage: Sendable {
     public var milliseconds: Double
 }
 
-/// Prepares photos with libjpeg: detects the format by magic bytes, decodes with DCT scaling
-/// straight to the size needed, applies EXIF orientation, fits the long side, re-encodes.
+/// Prepares photos with libjpeg: detects the format by magic bytes; a photo already within the long
+/// side and the byte limit is copied without its metadata (no decode, no generation loss: the service
+/// reads titles from exactly the pixels the camera stored); a larger one is decoded with DCT scaling
+/// straight to the size needed, turned upright, fitted to the long side and re-encoded.
 public struct ImagePreparer: Sendable {
     /// Long side to fit when the server recommends none.
     public static let defaultLongSide = 1920
@@ -33,11 +39,16 @@ public struct ImagePreparer: Sendable {
     public var maxSourcePixels: Int
     /// JPEG quality of the upload.
     public var quality: Int
+    /// Largest upload the server accepts: a copied original above it is re-encoded instead.
+    public var maxBytes: Int
 
-    public init(longSide: Int = defaultLongSide, maxSourcePixels: Int = defaultMaxSourcePixels, quality: Int = defaultQuality) {
+    public init(
+        longSide: Int = defaultLongSide, maxSourcePixels: Int = defaultMaxSourcePixels, quality: Int = defaultQuality, maxBytes: Int = .max
+    ) {
         self.longSide = max(16, longSide)
         self.maxSourcePixels = maxSourcePixels
         self.quality = quality
+        self.maxBytes = max(0, maxBytes)
     }
 
     /// Reads and prepares the file at `path`.
@@ -62,14 +73,22 @@ public struct ImagePreparer: Sendable {
                 throw PrepareError.tooLarge(width: header.width, height: header.height, limit: maxSourcePixels)
             }
             let orientation = EXIFOrientation.read(fromJPEG: bytes)
+            let original = orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
+            if max(header.width, header.height) <= longSide, let copied = Self.copiedWithoutMetadata(bytes, orientation: orientation),
+                copied.count <= maxBytes
+            {
+                return PreparedImage(
+                    jpeg: copied, reencoded: false, width: original.0, height: original.1, originalWidth: original.0,
+                    originalHeight: original.1, orientation: orientation, originalBytes: bytes.count,
+                    milliseconds: (clock.now - started).inMilliseconds)
+            }
             let denominator = JPEGDecoder.scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: longSide)
             let decoded = try JPEGDecoder.decode(bytes, scaleDenominator: denominator, maxPixels: maxSourcePixels, strict: true)
             let upright = decoded.image.applying(orientation).fitted(longSide: longSide)
             let jpeg = try JPEGEncoder.encode(upright, quality: quality)
-            let original = orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
             let elapsed = clock.now - started
             return PreparedImage(
-                jpeg: jpeg, width: upright.width, height: upright.height, originalWidth: original.0, originalHeight: original.1,
+                jpeg: jpeg, reencoded: true, width: upright.width, height: upright.height, originalWidth: original.0, originalHeight: original.1,
                 orientation: orientation, originalBytes: bytes.count,
                 milliseconds: elapsed.inMilliseconds)
         } catch let error as PrepareError {
@@ -87,5 +106,15 @@ public struct ImagePreparer: Sendable {
         } catch {
             throw .corrupt("\(error)")
         }
+    }
+
+    /// The original's compressed data without metadata, if it is whole: the copy must decode without a
+    /// single libjpeg warning (checked at 1/8 scale, which still reads every coefficient). Nil sends the
+    /// photo down the decode path, whose strict decode names what is wrong with it.
+    static func copiedWithoutMetadata(_ bytes: [UInt8], orientation: EXIFOrientation) -> [UInt8]? {
+        guard let copy = JPEGMetadataStripper.stripped(bytes, keeping: orientation),
+            (try? JPEGDecoder.decode(copy, scaleDenominator: 8, strict: true)) != nil
+        else { return nil }
+        return copy
     }
 }

@@ -104,6 +104,26 @@ struct CLITests {
         #expect(header.width == 1600 && header.height == 1200)
     }
 
+    @Test("a photo stored turned (EXIF 6) travels as stored, without its GPS, and is scanned and annotated upright")
+    func storedTurned() async throws {
+        let annotated = FileManager.default.temporaryDirectory.appendingPathComponent("annotated-turned-\(getpid()).jpg").path
+        let sample = Self.samples.appendingPathComponent("shelf_rotated_exif_gps.jpg").path
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sample)))
+        let stored = try JPEGDecoder.readHeader(original)
+        #expect(stored.width < stored.height)
+        let run = try await bookscan(["scan", sample, "--json", "--annotate", annotated])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        // The upload is the original's compressed data minus its metadata, byte for byte.
+        let copy = try #require(JPEGMetadataStripper.stripped(original, keeping: .right))
+        #expect(report["bytesUp"] as? Int == copy.count)
+        let result = try #require(report["result"] as? [String: Any])
+        #expect(result["imageWidth"] as? Int == stored.height && result["imageHeight"] as? Int == stored.width)
+        #expect(run.stderr.contains("in 2 rows"))
+        let header = try JPEGDecoder.readHeader([UInt8](try Data(contentsOf: URL(fileURLWithPath: annotated))))
+        #expect(header.width == stored.height && header.height == stored.width)
+    }
+
     @Test("--events streams every accepted event as NDJSON; --strategy polling is classified polling")
     func eventsAndPolling() async throws {
         let sample = Self.samples.appendingPathComponent("shelf_one_row.jpg").path

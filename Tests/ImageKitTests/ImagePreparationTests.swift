@@ -101,18 +101,69 @@ struct ImagePreparationTests {
         #expect(small.width == 320 && small.height == 240)
     }
 
-    @Test("EXIF orientation is applied and all metadata, GPS included, is stripped")
+    @Test("a re-encoded photo is turned upright and all metadata, GPS included, is stripped")
     func orientationAndMetadata() throws {
         let path = Self.samples.appendingPathComponent("shelf_rotated_exif_gps.jpg").path
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(EXIFOrientation.read(fromJPEG: original) == .right)
         let stored = try JPEGDecoder.readHeader(original)
-        let prepared = try ImagePreparer(longSide: 4000).prepare(path: path)
-        #expect(prepared.width == stored.height && prepared.height == stored.width)
+        // Shrinking (1400 px → 1000) needs a decode: the pixels are turned upright before the encode.
+        let prepared = try ImagePreparer(longSide: 1000).prepare(path: path)
+        #expect(prepared.reencoded)
+        #expect(prepared.width == 1000 && prepared.height * stored.height == 1000 * stored.width)  // upright: 1400 × 1050
         #expect(prepared.orientation == .right)
         #expect(EXIFOrientation.read(fromJPEG: prepared.jpeg) == .up)
         #expect(!contains(prepared.jpeg, Array("Exif".utf8)))
         #expect(contains(original, Array("Exif".utf8)))
+    }
+
+    @Test("a photo within the long side travels as the camera stored it: same pixels, only its orientation kept")
+    func copiedWithoutMetadata() throws {
+        let path = Self.samples.appendingPathComponent("shelf_rotated_exif_gps.jpg").path
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let stored = try JPEGDecoder.readHeader(original)
+        let prepared = try ImagePreparer(longSide: 4096).prepare(path: path)
+        #expect(!prepared.reencoded)
+        #expect(prepared.width == stored.height && prepared.height == stored.width)
+        // The decoder sees exactly the original's pixels; the service turns them with the kept tag.
+        let before = try JPEGDecoder.decode(original), after = try JPEGDecoder.decode(prepared.jpeg)
+        #expect(after.image.pixels == before.image.pixels)
+        #expect(EXIFOrientation.read(fromJPEG: prepared.jpeg) == .right)
+        // The GPS directory (tag 0x8825) and its "N"/"E" references are gone; the one EXIF segment is ours.
+        #expect(contains(original, [0x88, 0x25]))
+        #expect(!contains(prepared.jpeg, [0x88, 0x25]))
+        #expect(contains(prepared.jpeg, JPEGMetadataStripper.exifSegment(.right)))
+        #expect(prepared.jpeg.count < original.count)
+    }
+
+    @Test("the copy drops comments, other APPn segments and bytes after the image; keeps JFIF and Adobe's flag")
+    func stripperSegments() throws {
+        let jpeg = try validJPEG(width: 48, height: 32)
+        #expect(Array(jpeg.prefix(4)) == [0xFF, 0xD8, 0xFF, 0xE0])
+        func segment(_ marker: UInt8, _ text: String) -> [UInt8] {
+            let body = Array(text.utf8)
+            return [0xFF, marker, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        let jfifEnd = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5]))
+        let adobe = segment(0xEE, "Adobe\u{0}d\u{0}\u{0}\u{0}\u{0}\u{1}")
+        let noisy =
+            Array(jpeg[0..<jfifEnd]) + segment(0xE1, "http://ns.adobe.com/xap/1.0/\u{0}<x:xmpmeta/>") + segment(0xFE, "shot on a phone")
+            + segment(0xED, "Photoshop 3.0\u{0}IPTC") + adobe + Array(jpeg[jfifEnd...]) + Array("second photo".utf8)
+        let copy = try #require(JPEGMetadataStripper.stripped(noisy, keeping: .up))
+        #expect(copy == Array(jpeg[0..<jfifEnd]) + adobe + Array(jpeg[jfifEnd...]))
+        #expect(JPEGMetadataStripper.stripped(copy, keeping: .up) == copy)
+        // No end-of-image marker, or no image at all: not copied (preparation decodes it and says what is wrong).
+        #expect(JPEGMetadataStripper.stripped(Array(jpeg.dropLast(2)), keeping: .up) == nil)
+        #expect(JPEGMetadataStripper.stripped([0xFF, 0xD8] + segment(0xFE, "x") + [0xFF, 0xD9], keeping: .up) == nil)
+    }
+
+    @Test("a copy larger than the server accepts is re-encoded instead")
+    func copyOverTheByteLimit() throws {
+        let path = try write(try validJPEG(width: 320, height: 240), "limit.jpg")
+        let copied = try ImagePreparer(longSide: 1920).prepare(path: path)
+        #expect(!copied.reencoded)
+        let squeezed = try ImagePreparer(longSide: 1920, quality: 40, maxBytes: copied.jpeg.count - 1).prepare(path: path)
+        #expect(squeezed.reencoded && squeezed.width == 320)
     }
 
     @Test("orientation transforms move pixels where a viewer expects them")

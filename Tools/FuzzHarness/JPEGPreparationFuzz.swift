@@ -40,15 +40,23 @@ public enum JPEGPreparationFuzz {
         guard prepared.orientation == orientation else {
             return .violation("orientation \(prepared.orientation) differs from the EXIF reader's \(orientation)")
         }
+        // A copied original decodes to its stored pixels and carries its orientation (and nothing else);
+        // a re-encode is upright and carries no EXIF at all.
+        let carried = EXIFOrientation.read(fromJPEG: prepared.jpeg)
+        let turned = !prepared.reencoded && orientation.swapsDimensions
         do {
             let again = try JPEGDecoder.decode(prepared.jpeg, strict: true)
-            guard again.image.width == prepared.width, again.image.height == prepared.height else {
+            let expected = turned ? (prepared.height, prepared.width) : (prepared.width, prepared.height)
+            guard again.image.width == expected.0, again.image.height == expected.1 else {
                 return .violation("the prepared JPEG decodes to \(again.image.width)×\(again.image.height)")
             }
         } catch {
             return .violation("the prepared JPEG does not decode: \(error)")
         }
-        guard EXIFOrientation.read(fromJPEG: prepared.jpeg) == .up else { return .violation("the prepared JPEG carries EXIF") }
+        guard carried == (prepared.reencoded ? .up : orientation) else { return .violation("the prepared JPEG carries orientation \(carried)") }
+        guard JPEGMetadataStripper.stripped(prepared.jpeg, keeping: carried) == prepared.jpeg else {
+            return .violation("the prepared JPEG carries metadata")
+        }
         return .accepted("\(prepared.originalWidth)×\(prepared.originalHeight) \(orientation) → \(prepared.width)×\(prepared.height)")
     }
 

@@ -63,7 +63,7 @@ public struct ServiceConfiguration: Sendable {
         maxBytes: Int = 20 * 1024 * 1024,
         uploadMemory: Int = 256 * 1024 * 1024,
         maxPixels: Int = 50_000_000,
-        recommendedLongSide: Int = 1920,
+        recommendedLongSide: Int = ServiceConfiguration.defaultRecommendedLongSide,
         jobTTL: Duration = ServiceConfiguration.defaultJobTTL,
         heartbeatInterval: Duration = ServiceConfiguration.defaultHeartbeatInterval,
         pingInterval: Duration = .seconds(10),
@@ -100,6 +100,9 @@ public struct ServiceConfiguration: Sendable {
     /// `http` or `https`, as clients should call the service.
     public var scheme: String { tls == nil ? "http" : "https" }
 
+    /// Long side clients are told to fit unless told otherwise: titles are read from the upload, so a
+    /// 12 MP photo (4032 px) travels whole, as the camera stored it; only larger photos are shrunk.
+    public static let defaultRecommendedLongSide = 4096
     /// How long a finished job stays readable unless told otherwise.
     public static let defaultJobTTL: Duration = .seconds(3600)
     /// Heartbeat interval on event sockets unless told otherwise.

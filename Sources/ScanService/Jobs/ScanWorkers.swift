@@ -49,6 +49,8 @@ struct ScanWorkers: Sendable {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
                 let reporter = JobProgressPublisher(job: job, stepDelay: stepDelay)
                 if instant { return Self.instantScan(reporter) }
+                // The scan's buffers are freed by the time it returns; give their pages back.
+                defer { FreedMemory.release() }
                 do throws(ScanEngineError) {
                     let result = try engine.scan(
                         jpeg: image, maxPixels: maxPixels,

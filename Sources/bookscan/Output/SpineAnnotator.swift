@@ -9,7 +9,8 @@ enum SpineAnnotator {
     static func annotate(imagePath: String, result: ScanResult, output: String) throws {
         let prepared = try ImagePreparer(longSide: 2400).prepare(path: imagePath)
         let decoded = try JPEGDecoder.decode(prepared.jpeg)
-        var image = decoded.image
+        // A copied original still stores its pixels as the camera did: turn them as a viewer would.
+        var image = prepared.reencoded ? decoded.image : decoded.image.applying(prepared.orientation)
         let thickness = max(2, image.longSide / 400)
         let palette: [(UInt8, UInt8, UInt8)] = [(255, 64, 64), (64, 220, 64), (64, 160, 255), (255, 200, 0), (255, 64, 255), (0, 230, 230)]
         for row in result.rows {

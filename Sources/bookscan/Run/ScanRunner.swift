@@ -66,7 +66,7 @@ struct ScanRunner: Sendable {
     {
         let name = (image as NSString).lastPathComponent
         display.begin(slot, name: name)
-        let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? ImagePreparer.defaultLongSide)
+        let preparer = ImagePreparer(longSide: limits?.recommendedLongSide ?? ImagePreparer.defaultLongSide, maxBytes: limits?.maxBytes ?? .max)
         let preference = tracking.strategy == .auto ? recorder.preference() : .ladder
         if preference != .ladder && verbose {
             let start = preference == .polling ? "its WebSocket and SSE failed recently; polling" : "its WebSocket failed recently; SSE first"
