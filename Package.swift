@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "ScanServiceTests",
             dependencies: [
-                "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
+                "BookscanBase", "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
                 .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings

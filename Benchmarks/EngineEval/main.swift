@@ -79,6 +79,8 @@ if options.ocr {
     }
 }
 let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+// The heap as the service's workers set it (`ScanWorkers.run`), so memory figures are the product's.
+HeapPolicy.configure()
 /// A field of /proc/self/status in kB (VmRSS, VmHWM).
 func statusKB(_ field: String) -> Int? {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -105,6 +107,7 @@ for name in names {
         continue
     }
     let total = (clock.now - start).inMilliseconds
+    HeapPolicy.releaseFreed()  // as a service worker does once the result is out
     let decode = result.timings.first { $0.stage == .decoding }?.milliseconds ?? 0
     let ocr = result.timings.first { $0.stage == .readingTitles }?.milliseconds ?? 0
     let detect = result.timings.filter { $0.stage != .decoding && $0.stage != .readingTitles }.reduce(0) { $0 + $1.milliseconds }

@@ -22,6 +22,7 @@ struct ScanWorkers: Sendable {
 
     /// Runs until the store closes or the task is canceled.
     func run() async {
+        HeapPolicy.configure()
         let pool = NIOThreadPool(numberOfThreads: count)
         pool.start()
         await withTaskGroup(of: Void.self) { group in
@@ -49,8 +50,6 @@ struct ScanWorkers: Sendable {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
                 let reporter = JobProgressPublisher(job: job, stepDelay: stepDelay)
                 if instant { return Self.instantScan(reporter) }
-                // The scan's buffers are freed by the time it returns; give their pages back.
-                defer { FreedMemory.release() }
                 do throws(ScanEngineError) {
                     let result = try engine.scan(
                         jpeg: image, maxPixels: maxPixels,
@@ -62,6 +61,8 @@ struct ScanWorkers: Sendable {
                 }
             }
             finish(job, outcome)
+            // The scan's buffers are free now: their pages go back before the next job (result published first).
+            if !instant { _ = try? await pool.runIfActive { HeapPolicy.releaseFreed() } }
         } catch {
             await job.abandon()
         }
