@@ -93,17 +93,6 @@ enum StripPreparer {
         return out
     }
 
-    /// Unsharp mask: the strip plus `amount` times its difference from a box blur of `radius`.
-    static func sharpened(_ image: GrayImage, radius: Int, amount: Float) -> GrayImage {
-        let blurred = boxBlurred(image, radius: radius)
-        var out = image
-        for i in out.pixels.indices {
-            let v = Float(image.pixels[i])
-            out.pixels[i] = UInt8(max(0, min(255, (v + amount * (v - blurred[i])).rounded())))
-        }
-        return out
-    }
-
     /// The strip averaged over a (2·`radius` + 1)² box: a photo's grain and its JPEG blocks, which a
     /// blurred photo's lettering (its edges several pixels wide) does not need, stop reading as letters.
     static func smoothed(_ image: GrayImage, radius: Int) -> GrayImage {
@@ -140,38 +129,6 @@ enum StripPreparer {
             }
         }
         return blurred
-    }
-
-    /// The strip's noise, as the standard deviation of gray levels it would have on a flat surface:
-    /// the median magnitude of a Laplacian that cancels flat areas and straight gradients (Immerkær
-    /// 1996; for Gaussian noise of σ its response has σ·6, its median magnitude 0.6745·6·σ). Robust
-    /// against the lettering's edges, which cover well under half of a strip. About 0 when flat.
-    static func noiseLevel(_ image: GrayImage) -> Double {
-        let w = image.width, h = image.height
-        guard w > 2, h > 2 else { return 0 }
-        var magnitudes = [Int](repeating: 0, count: 2041)
-        image.pixels.withUnsafeBufferPointer { p in
-            for y in 1..<(h - 1) {
-                let up = (y - 1) * w, mid = y * w, down = (y + 1) * w
-                for x in 1..<(w - 1) {
-                    let corners = Int(p[up + x - 1]) + Int(p[up + x + 1]) + Int(p[down + x - 1]) + Int(p[down + x + 1])
-                    let sides = Int(p[up + x]) + Int(p[down + x]) + Int(p[mid + x - 1]) + Int(p[mid + x + 1])
-                    magnitudes[abs(corners - 2 * sides + 4 * Int(p[mid + x]))] += 1
-                }
-            }
-        }
-        // The median, interpolated within its bin (bin m holds the magnitudes m ± 0.5; bin 0 only
-        // 0 … 0.5): whole gray levels would otherwise round a faint grain's σ down by a quarter.
-        let half = Double((w - 2) * (h - 2)) / 2
-        var seen = 0
-        for (magnitude, count) in magnitudes.enumerated() where count > 0 {
-            if Double(seen + count) >= half {
-                let low = max(0, Double(magnitude) - 0.5), width = magnitude == 0 ? 0.5 : 1
-                return (low + width * (half - Double(seen)) / Double(count)) / (0.6745 * 6)
-            }
-            seen += count
-        }
-        return 0
     }
 
     /// How wide the strip's sharpest edges are, in its pixels: the contrast (1st to 99th percentile)
