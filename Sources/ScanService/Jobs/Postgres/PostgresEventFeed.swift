@@ -94,7 +94,11 @@ final class PostgresEventFeed: Sendable {
         }
         guard var after = start else { return }
         while true {
-            let frames = (try? await table.frames(id, after: after)) ?? []
+            // Bounded like a request's work: a query on a connection that died under it (the database
+            // paused or gone mid-query) would otherwise hold `catchingUp` for ever, and the job's
+            // subscribers here would never get another event.
+            let table = self.table, from = after
+            let frames = (try? await withDatabaseDeadline(PostgresJobStore.requestDeadline) { try await table.frames(id, after: from) }) ?? []
             let again: Int? = state.withLockedValue { state in
                 guard var feed = state.jobs[id] else { return nil }
                 for (seq, frame) in frames {
@@ -133,7 +137,8 @@ final class PostgresEventFeed: Sendable {
     func catchUpAll() async {
         let sent = state.withLockedValue { state in state.jobs.mapValues { $0.subscribers.values.map(\.sentThrough).min() ?? 0 } }
         guard !sent.isEmpty else { return }
-        let latest = (try? await table.latestSeqs(Array(sent.keys))) ?? sent.mapValues { $0 + 1 }
+        let table = self.table, ids = Array(sent.keys)
+        let latest = (try? await withDatabaseDeadline(PostgresJobStore.requestDeadline) { try await table.latestSeqs(ids) }) ?? sent.mapValues { $0 + 1 }
         let behind = sent.compactMap { id, through in (latest[id] ?? 0) > through ? id : nil }
         await withTaskGroup(of: Void.self) { group in
             var pending = behind.makeIterator()
