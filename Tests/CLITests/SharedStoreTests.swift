@@ -139,7 +139,7 @@ struct SharedStoreTests {
         #expect(watch.status == 0, "\(watch.stderr)")
     }
 
-    @Test("PostgreSQL stopped for 10 s in the middle of a batch of 20: /healthz 503 degraded, database unavailable; requests 503 + Retry-After; once it is back every job succeeds, no restart, and every job's stored events are gap-free with one terminal")
+    @Test("PostgreSQL stopped for 10 s in the middle of a batch of 20: /healthz 503 degraded, database unavailable; requests 503 + Retry-After; once it is back every job succeeds, no restart, every job's stored events are gap-free with one terminal, and a subscriber followed one job through it whole")
     func databaseAway() async throws { try await running { try await self.databaseAwayBody($0) } }
 
     func databaseAwayBody(_ started: Started) async throws {
@@ -154,6 +154,14 @@ struct SharedStoreTests {
         for i in 0..<20 { files["p\(i).jpg"] = try BatchTests.photo(seed: 90 + i) }
         let root = try BatchTests.folder(files)
         let batch = try ChildProcess.bookscan(["batch", root, "--server", "http://127.0.0.1:\(a.port)", "--json", "--quiet", "--jobs", "4"])
+        // One more job, uploaded to B and followed on A's WebSocket through the outage: what A's event
+        // feed sends its subscriber must be the whole stream (a time limit, so a stalled feed fails the
+        // test instead of hanging it).
+        let followed = UUID()
+        #expect(try await put(b.port, followed, try SyntheticShelf.jpeg(seed: 89)) == 202)
+        let watch = try ChildProcess.bookscan([
+            "watch", followed.uuidString, "--server", "http://127.0.0.1:\(a.port)", "--events", "--strategy", "websocket", "--timeout", "120",
+        ])
         // Once jobs are running, the database goes away for 10 s.
         _ = await ChildProcess.until(.seconds(60)) {
             Int(((try? database.psql("SELECT count(*) FROM bookscan_events")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 30
@@ -171,13 +179,17 @@ struct SharedStoreTests {
         #expect(await batch.exit() == 0, "\(batch.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data((batch.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
         #expect(summary["succeeded"] as? Int == 20 && summary["failed"] as? Int == 0)
+        #expect(await watch.exit() == 0, "\(watch.stderr)")
+        let watched = Self.events(watch.stdout)
+        expectSound(watched)
+        #expect(watched.last?.seq == (try await snapshot(b.port, followed))?.seq)
         // What any subscriber replays: per job seq 1...N with no gap, nothing back, one terminal, succeeded.
         let payloads = try database.psql("SELECT payload FROM bookscan_events ORDER BY job_id, seq").split(separator: "\n")
         var byJob: [UUID: [JobEvent]] = [:]
         for payload in payloads {
             if case .event(let event) = try WireCoding.decode(ServerMessage.self, from: Data(payload.utf8)) { byJob[event.jobId, default: []].append(event) }
         }
-        #expect(byJob.count == 20)
+        #expect(byJob.count == 21)
         for events in byJob.values {
             expectSound(events)
             #expect(events.first?.seq == 1)
