@@ -199,6 +199,7 @@ struct SpineReader: Sendable {
             return width
         }
         let strip: GrayImage
+        var grainy = false
         if smoothing {
             guard edgeWidth() / max(1, scale) >= tuning.smoothedEdgeWidth else { return nil }
             strip = StripPreparer.smoothed(sampled, radius: max(1, Int((scale * tuning.smoothingRadius).rounded())))
@@ -207,8 +208,13 @@ struct SpineReader: Sendable {
                 sampled, sigma: tuning.deblurSigmaPerEdgeWidth * edgeWidth(), rounds: tuning.deblurRounds, finestSigma: tuning.deblurFinestSigma)
         } else {
             strip = sampled
+            // Crisp lettering in a grainy photo: Tesseract's Otsu threshold falls into the spread-out
+            // grain, thickens the soft strokes until letters merge, and leaves speckles that stretch its
+            // text lines to the strip's height; nothing is read. A fixed threshold nearer the ink does not.
+            grainy = StripPreparer.grain(sampled, step: Int(scale.rounded(.up))) >= tuning.grainyStrip
         }
-        guard let image = StripPreparer.prepare(strip) else { return nil }
+        guard var image = StripPreparer.prepare(strip) else { return nil }
+        if grainy { image = StripPreparer.binarized(image, threshold: tuning.grainyStripThreshold) }
         return PreparedStrip(image: image, width: strip.width, height: strip.height)
     }
 
@@ -300,82 +306,4 @@ struct SpineReader: Sendable {
         else { return String(word) }
         return String(characters[0]) + " " + String(characters.dropFirst())
     }
-}
-
-/// The reader's tunables, defined once.
-public struct ReadingTuning: Sendable, Hashable {
-    /// Output pixels across the spine for readings along it (lettering lands at ~8–25 px x-height).
-    /// 80 measured best on the 40 photos (exact titles 21.2 %, vs 20.5 % at 96, 20.3 % at 72 and 64),
-    /// and Tesseract's time follows the strip's pixels (median 1.6 s per photo vs 2.1 s at 96).
-    public var alongStripHeight = 80.0
-    /// Output pixels across a wide spine read across (its smaller horizontal lettering).
-    public var acrossStripWidth = 200.0
-    /// Never enlarge a crop more than this.
-    public var maximumUpscale = 4.0
-    /// Fraction cut from each long edge (edge shading, neighbours) when reading along / across.
-    public var alongTrim = 0.06
-    public var acrossTrim = 0.03
-    /// A standing spine is also read across when at least this wide relative to its length, and in pixels.
-    public var acrossMinimumWidthRatio = 0.12
-    public var acrossMinimumWidthPixels = 24.0
-    /// A strip whose sharpest edges are this wide (`StripPreparer.edgeWidth`, in photo pixels: strip
-    /// pixels over the enlargement) counts as blurred and is deblurred before it is read.
-    public var blurredEdgeWidth = 3.5
-    /// A blurred strip is deconvolved (`StripDeblurrer`, Richardson–Lucy) for a Gaussian of this many
-    /// times its edge width (strip pixels; a Gaussian's edge measures about 2.5 σ), over `deblurRounds`
-    /// rounds, on the strip shrunk until that Gaussian is at most `deblurFinestSigma` wide. On the 40
-    /// photos (2026-11-26, eighth session), against the unsharp mask it replaces (box radius 3, strength
-    /// 2, only for strips enlarged at most 1.25× and with little grain): exact titles 28.4 → 29.1 % (hard
-    /// 6.8 → 7.4 %, medium 41.9 → 43.0 %), precision 88.4 → 87.5 %; 0.3 σ per edge width: 28.7 %, 0.5:
-    /// 28.6 %; 20 or 25 rounds: 29.1 %, 40 rounds: 28.5 % (the grain grows); from edges of 2.5 photo
-    /// pixels instead of 3.5: 29.3 % but precision 86.5 %. At the strip's own resolution: 29.2 %, 7× the time.
-    public var deblurSigmaPerEdgeWidth = 0.4
-    public var deblurRounds = 15
-    public var deblurFinestSigma = 1.3
-    /// A spine that gave no title is read once more smoothed (`SpineReader.smoothedLook`) when its
-    /// strip's edges are this wide (photo pixels) or wider, over a box of about `smoothingRadius` photo
-    /// pixels. On the 40 photos (2026-11-26, fifth session): exact titles 26.8 → 28.0 %, precision
-    /// 88.1 → 87.4 % (857 → 902 titles), median time +7 %; from 2.0: 28.0 % and 87.3 %, slower; from
-    /// 3.0: 27.7 %; radius 1.5: 27.4 %. Smoothing every strip first instead: 26.9 % (easy 80.3 → 75.9 %).
-    public var smoothedEdgeWidth = 2.5
-    public var smoothingRadius = 1.0
-    /// A reading scoring this (0–100) and giving a title ends the search over directions (one that may
-    /// be capitals upside down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
-    public var confidentEnough = 80.0
-    /// Added to a direction's score (0–100) for each English function word it read, up to two; breaks
-    /// near-ties between a reading and its upside-down twin.
-    public var functionWordBonus = 8.0
-    /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one (and up to
-    /// `sureTitleConfidence` only a confirmed one). On the 40 photos (2026-11-26, third session), exact /
-    /// precision: 25.0 / 88.0 % from 0.80, 25.6 / 87.6 % from 0.75, 25.9 / 87.3 % from 0.70, 26.0 / 87.1 %
-    /// from 0.65.
-    public var minimumTitleConfidence = 0.7
-    /// Below this (0–1) the second group is not given as the author.
-    public var minimumAuthorConfidence = 0.85
-    /// A title read with less confidence (0–1) than this is only given when a second reading, of a
-    /// strip sampled at `confirmingScale` times the scale, gives the same title.
-    /// On the 40 photos (2026-11-26, second session), titles from 0.80 confirmed below 0.90: exact 24.4 %, precision 86.7 % (from 0.75:
-    /// 25.0 / 86.2 %; from 0.85 unconfirmed: 24.6 / 82.4 %; a plain threshold of 0.88: 23.6 / 85.7 %). With
-    /// titles from 0.85, confirming at 0.8 gives 23.4 / 86.5 %, at 1.25 23.8 / 86.2 % and 10 % more time.
-    public var sureTitleConfidence = 0.9
-    public var confirmingScale = 0.8
-    /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.
-    public var shortTitleLetters = 5
-    public var shortTitleConfidence = 0.95
-    /// When no title was read, the reading scored at least `enlargedScore` (0–100: smudges read as
-    /// letters are not enlarged) and its largest lettering is smaller than `smallLettering` (cap height,
-    /// strip pixels), the strip is read again enlarged to `wantedLettering`, at most `maximumEnlargement`
-    /// times. On the 40 photos (2026-11-26, fourth session), exact titles 26.3 % (easy 79.4 %) without;
-    /// 26.5 % (80.0 %) from 14 px; 26.6 % (80.0 %) from 17 px; 26.6 % from 20 px but one more wrong title;
-    /// from 17 px with scores from 50: 26.5 % and mean time per photo +11 % instead of +31 %; from 65: 26.5 %, +2 %.
-    public var smallLettering = 17.0
-    public var wantedLettering = 24.0
-    public var maximumEnlargement = 2.0
-    public var enlargedScore = 50.0
-    /// Unreadable lettering this much larger than the best group's means the title was not read.
-    public var unreadLargerRatio = 1.2
-    /// Words below this confidence (0–100) stay out of `text`.
-    public var minimumWordConfidence = 30.0
-
-    public init() {}
 }

@@ -35,6 +35,12 @@ enum ReadingFixtures {
         return try JPEGDecoder.decode([UInt8](data)).image
     }
 
+    /// "THE SONG OF THE LARK" small and soft on a narrow spine, under heavy grain (`grainy_fixture` in the generator).
+    static func grainyLine() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/grainy_line.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
     /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
     static func normalized(_ s: String?) -> String {
         guard let s else { return "" }

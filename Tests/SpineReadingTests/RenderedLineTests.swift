@@ -49,6 +49,20 @@ struct RenderedLineTests {
         try Self.expectTitle(try ReadingFixtures.labelLine(), case: index, "little men")
     }
 
+    @Test("a title under heavy grain is read: the grainy strip is made black and white before Tesseract", arguments: 0..<3)
+    func grainyTitle(index: Int) throws {
+        try Self.expectTitle(try ReadingFixtures.grainyLine(), case: index, "the song of the lark")
+    }
+
+    @Test("left to Tesseract's own threshold, the same grainy title is not read")
+    func grainyTitleWithoutThreshold() throws {
+        var tuning = ReadingTuning()
+        tuning.grainyStrip = .infinity
+        let (_, turn, pose, _) = Self.cases[0]
+        let text = try Self.readWhole(try ReadingFixtures.grainyLine().applying(turn), pose: pose, tuning: tuning)
+        #expect(ReadingFixtures.normalized(text?.title) != "the song of the lark", "read \(String(describing: text))")
+    }
+
     @Test("a title set small in two tight lines beside its author on a wide spine: both lines are read", arguments: 0..<2)
     func stackedTitle(index: Int) throws {
         try Self.expectTitle(try ReadingFixtures.stackedTitle(), case: index, "the wings of the dove")

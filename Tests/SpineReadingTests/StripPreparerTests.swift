@@ -4,7 +4,7 @@ import Testing
 
 @testable import SpineReading
 
-/// The blur measure that decides whether a strip is deblurred or smoothed, the smoothing, and the background flattening.
+/// The blur and grain measures that decide how a strip is prepared, the smoothing, the black-and-white strip and the background flattening.
 @Suite("Preparing a strip")
 struct StripPreparerTests {
     /// Dark bars on white, `period` pixels apart, each edge a ramp `ramp` pixels wide.
@@ -75,6 +75,50 @@ struct StripPreparerTests {
             #expect(smoothed.pixels[y * 120 + 50] < 100)
             #expect(smoothed.pixels[y * 120 + 60] > 180)
         }
+    }
+
+    /// `image` enlarged `factor` times, each pixel a `factor`×`factor` block (grain spread as enlarging spreads it).
+    static func enlarged(_ image: GrayImage, by factor: Int) -> GrayImage? {
+        let w = image.width * factor, h = image.height * factor
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w { pixels[y * w + x] = image.pixels[(y / factor) * image.width + x / factor] }
+        }
+        return GrayImage(width: w, height: h, pixels: pixels)
+    }
+
+    @Test("grain is measured against the contrast: clean bars ~0, grain of σ 8 on them ~8 over their contrast, above the grainy-strip bar")
+    func grain() throws {
+        // Bars between gray levels ~32 and ~192, so that no grain is clipped at black or white.
+        var bars = try #require(Self.bars(width: 200, height: 60, ramp: 1))
+        bars.pixels = bars.pixels.map { UInt8(20 + Int($0) * 2 / 3) }
+        #expect(StripPreparer.grain(bars, step: 1) < 0.002)
+        let grainy = Self.noisy(bars, sigma: 8)
+        let (lo, _, hi) = StripPreparer.levels(grainy.pixels)
+        let measured = StripPreparer.grain(grainy, step: 1)
+        let expected = 8 / Double(hi - lo)
+        #expect(measured > 0.75 * expected && measured < 1.35 * expected, "measured \(measured), expected about \(expected)")
+        #expect(measured >= ReadingTuning().grainyStrip)
+        #expect(StripPreparer.grain(Self.noisy(bars, sigma: 1), step: 1) < ReadingTuning().grainyStrip)
+    }
+
+    @Test("in an enlarged strip grain is measured a photo pixel apart: the enlargement does not hide it")
+    func grainOfEnlargedStrip() throws {
+        let grainy = Self.noisy(try #require(Self.bars(width: 200, height: 60, ramp: 1)), sigma: 8)
+        let enlarged = try #require(Self.enlarged(grainy, by: 3))
+        let original = StripPreparer.grain(grainy, step: 1)
+        let apart = StripPreparer.grain(enlarged, step: 3)
+        #expect(abs(apart - original) < 0.2 * original, "a photo pixel apart \(apart), original \(original)")
+        // Neighbours inside one enlarged pixel are equal: measured a strip pixel apart, most of the grain vanishes.
+        #expect(StripPreparer.grain(enlarged, step: 1) < 0.5 * original)
+    }
+
+    @Test("making a strip black and white keeps its size; pixels above the threshold turn white, the rest black")
+    func binarized() throws {
+        let ramp = try #require(GrayImage(width: 256, height: 2, pixels: (0..<512).map { UInt8($0 % 256) }))
+        let out = StripPreparer.binarized(ramp, threshold: 100)
+        #expect(out.width == 256 && out.height == 2)
+        for (i, v) in out.pixels.enumerated() { #expect(v == (i % 256 > 100 ? 255 : 0)) }
     }
 
     @Test("a light label on a darker spine: both backgrounds come out white, the lettering on each stays dark")
