@@ -177,6 +177,16 @@ struct SpineReader: Sendable {
         }
     }
 
+    /// The scale (strip pixels per photo pixel) of a strip of a spine `spineWidth` photo pixels wide read
+    /// in `direction`: its width without the trimmed edges fitted to `alongStripHeight` (or, across,
+    /// `acrossStripWidth`), at most `maximumUpscale`, and along the spine never below `minimumAlongScale`.
+    func stripScale(spineWidth: Double, direction: ReadingDirection) -> Double {
+        let across = direction == .across
+        let textBudget = spineWidth * (1 - 2 * (across ? tuning.acrossTrim : tuning.alongTrim))
+        let fitted = min(tuning.maximumUpscale, (across ? tuning.acrossStripWidth : tuning.alongStripHeight) / max(1, textBudget))
+        return across ? fitted : max(tuning.minimumAlongScale, fitted)
+    }
+
     /// Samples the spine for `direction` at `scaleFactor` times the scale its lettering needs,
     /// deblurs it when blurred (or, `smoothing`, smooths it) and prepares it for Tesseract.
     private func prepared(
@@ -184,8 +194,7 @@ struct SpineReader: Sendable {
     ) -> PreparedStrip? {
         let across = direction == .across
         let trim = across ? tuning.acrossTrim : tuning.alongTrim
-        let textBudget = frame.width * (1 - 2 * trim)
-        let scale = min(tuning.maximumUpscale, (across ? tuning.acrossStripWidth : tuning.alongStripHeight) / max(1, textBudget)) * scaleFactor
+        let scale = stripScale(spineWidth: frame.width, direction: direction) * scaleFactor
         guard let sampled = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim) else { return nil }
         // Blurred lettering (soft edges, measured in photo pixels: an enlarged strip's edges are soft by
         // the enlargement alone) is deblurred (`StripDeblurrer`) for the Gaussian its edges show; crisp

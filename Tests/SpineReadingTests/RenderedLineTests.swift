@@ -63,6 +63,25 @@ struct RenderedLineTests {
         #expect(ReadingFixtures.normalized(text?.title) != "the song of the lark", "read \(String(describing: text))")
     }
 
+    /// `line` in the middle of a spine `width` × `length` pixels of its own background colour (the corner pixel's).
+    static func onWideSpine(_ line: PixelBuffer, width: Int, length: Int) -> PixelBuffer {
+        let background = (r: line.pixels[0], g: line.pixels[1], b: line.pixels[2])
+        var spine = PixelBuffer(width: length, height: width, fill: background)
+        let left = (length - line.width) / 2, top = (width - line.height) / 2
+        for y in 0..<line.height {
+            for x in 0..<line.width {
+                for c in 0..<3 { spine.pixels[((top + y) * length + left + x) * 3 + c] = line.pixels[(y * line.width + x) * 3 + c] }
+            }
+        }
+        return spine
+    }
+
+    @Test("a line on a spine four times as wide as the line is tall is read along it")
+    func titleOnWideSpine() throws {
+        let line = try ReadingFixtures.titleLine()
+        try Self.expectTitle(Self.onWideSpine(line, width: 4 * line.height, length: 2 * line.width), case: 0, "great expectations")
+    }
+
     @Test("a title set small in two tight lines beside its author on a wide spine: both lines are read", arguments: 0..<2)
     func stackedTitle(index: Int) throws {
         try Self.expectTitle(try ReadingFixtures.stackedTitle(), case: index, "the wings of the dove")

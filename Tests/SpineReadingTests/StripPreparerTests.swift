@@ -213,3 +213,28 @@ struct StripPreparerTests {
         #expect(StripPreparer.pieces(strip) == [0..<400])
     }
 }
+
+/// How much a strip is enlarged or shrunk for the width of its spine.
+@Suite("The scale of a strip")
+struct StripScaleTests {
+    let tuning = ReadingTuning()
+    var reader: SpineReader { SpineReader(tuning: tuning) }
+
+    @Test("a narrow spine's strip along it is fitted to the strip height, at most `maximumUpscale`")
+    func narrowSpine() {
+        let width = 40.0
+        let fitted = tuning.alongStripHeight / (width * (1 - 2 * tuning.alongTrim))
+        #expect(abs(reader.stripScale(spineWidth: width, direction: .alongForward) - fitted) < 1e-9)
+        #expect(reader.stripScale(spineWidth: 5, direction: .alongForward) == tuning.maximumUpscale)
+    }
+
+    @Test("a wide spine's strip along it is never shrunk below `minimumAlongScale`; across it is fitted to its width")
+    func wideSpine() {
+        let width = 400.0
+        #expect(tuning.alongStripHeight / (width * (1 - 2 * tuning.alongTrim)) < tuning.minimumAlongScale)
+        #expect(reader.stripScale(spineWidth: width, direction: .alongForward) == tuning.minimumAlongScale)
+        #expect(reader.stripScale(spineWidth: width, direction: .alongBackward) == tuning.minimumAlongScale)
+        let across = tuning.acrossStripWidth / (width * (1 - 2 * tuning.acrossTrim))
+        #expect(abs(reader.stripScale(spineWidth: width, direction: .across) - across) < 1e-9)
+    }
+}
