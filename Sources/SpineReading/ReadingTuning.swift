@@ -40,11 +40,16 @@ public struct ReadingTuning: Sendable, Hashable {
     /// being left to Tesseract's Otsu threshold. On the 40 photos (2026-11-26, ninth session): exact
     /// titles 29.1 → 29.8 % (hard 7.4 → 8.8 %, easy 80.3 → 80.0 %), precision 87.5 → 87.7 %, mean time
     /// per photo −33 % (grain read as lettering is gone); from 0.02: 29.7 % (easy 79.7 %); from 0.01: 29.2 %;
-    /// thresholds 90 / 120: 29.4 / 29.5 %; deblurred strips made black and white too: 29.7 % (shelf_028
+    /// thresholds 90 / 120: 29.4 / 29.5 %; deblurred strips made black and white at 100 too: 29.7 % (shelf_028
     /// 26 → 20 titles); every strip: 26.5 %. Tesseract's own Sauvola threshold for the grainy strips
     /// instead: 28.3 %; smoothing them instead (box radius ½ photo pixel): 29.4 %.
     public var grainyStrip = 0.015
     public var grainyStripThreshold: UInt8 = 100
+    /// A deblurred strip as grainy is made black and white at this level instead (deconvolution sharpens
+    /// the grain with the lettering). On the 40 photos (2026-11-26, ninth session), against leaving it to
+    /// Tesseract: exact titles 30.0 % either way, precision 87.9 → 88.7 %, mean time per photo −7 %; at
+    /// 45: 29.9 % and 89.0 %; at 80: 30.1 % and 87.6 %; at 100: 29.7 % (shelf_028 lost 6 of 26 titles).
+    public var grainyDeblurredThreshold: UInt8 = 60
     /// A spine that gave no title is read once more smoothed (`SpineReader.smoothedLook`) when its
     /// strip's edges are this wide (photo pixels) or wider, over a box of about `smoothingRadius` photo
     /// pixels. On the 40 photos (2026-11-26, fifth session): exact titles 26.8 → 28.0 %, precision

@@ -208,22 +208,25 @@ struct SpineReader: Sendable {
             return width
         }
         let strip: GrayImage
-        var grainy = false
+        // The gray level below which a grainy strip's pixels become ink (nil: left to Tesseract's threshold).
+        var inkThreshold: UInt8?
+        func grainy() -> Bool { StripPreparer.grain(sampled, step: Int(scale.rounded(.up))) >= tuning.grainyStrip }
         if smoothing {
             guard edgeWidth() / max(1, scale) >= tuning.smoothedEdgeWidth else { return nil }
             strip = StripPreparer.smoothed(sampled, radius: max(1, Int((scale * tuning.smoothingRadius).rounded())))
         } else if edgeWidth() / max(1, scale) >= tuning.blurredEdgeWidth {
             strip = StripDeblurrer.deconvolved(
                 sampled, sigma: tuning.deblurSigmaPerEdgeWidth * edgeWidth(), rounds: tuning.deblurRounds, finestSigma: tuning.deblurFinestSigma)
+            if grainy() { inkThreshold = tuning.grainyDeblurredThreshold }
         } else {
             strip = sampled
             // Crisp lettering in a grainy photo: Tesseract's Otsu threshold falls into the spread-out
             // grain, thickens the soft strokes until letters merge, and leaves speckles that stretch its
             // text lines to the strip's height; nothing is read. A fixed threshold nearer the ink does not.
-            grainy = StripPreparer.grain(sampled, step: Int(scale.rounded(.up))) >= tuning.grainyStrip
+            if grainy() { inkThreshold = tuning.grainyStripThreshold }
         }
         guard var image = StripPreparer.prepare(strip) else { return nil }
-        if grainy { image = StripPreparer.binarized(image, threshold: tuning.grainyStripThreshold) }
+        if let inkThreshold { image = StripPreparer.binarized(image, threshold: inkThreshold) }
         return PreparedStrip(image: image, width: strip.width, height: strip.height)
     }
 
