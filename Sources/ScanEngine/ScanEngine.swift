@@ -128,6 +128,7 @@ public struct ScanEngine: Sendable {
                         .segmentingSpines, rowStart + rowSpan * (0.5 + 0.5 * Double(k + 1) / Double(candidates)), progress)
                 }
             }
+            found = segmenter.joiningSplitBooks(found, analysis)
             // Stacks of lying books replace the upright slices cut through them.
             let stacks = LyingStackFinder()
             let splitter = LyingStackSplitter()

@@ -27,8 +27,9 @@ struct StripSegment: Sendable, Equatable {
 }
 
 /// Splits a row strip into spines: per-column boundary evidence (colour steps and dark seams that run
-/// down the whole common height of both neighbours, plus jumps in the top profile), peak picking,
-/// then a top edge per candidate found as the first real step below the shelf board.
+/// down the whole common height of both neighbours, plus jumps in the top profile), peak picking, faint seams
+/// between look-alike neighbours (`SeamFinder`), then a top edge per candidate found as the first real step
+/// below the shelf board.
 struct SpineSegmenter: Sendable {
     /// Minimum / cap of the vertical step threshold (sum of three channels).
     var minStep: Float = 22
@@ -59,6 +60,10 @@ struct SpineSegmenter: Sendable {
     /// were cut off there: spine F1 on the 40 photos 82.5 → 83.0 % (the same from 0.3 to 0.7); finding a
     /// blurred board edge by this share too (shelf_011, where slivers ran up to the board): 83.4 %.
     var boardAcross: Double = 0.5
+    /// Faint seams between neighbours that look alike, added to the cuts the boundary evidence found.
+    var seams = SeamFinder()
+    /// Neighbours that are one book cut along its lettering, joined again.
+    var joiner = SplitBookJoiner()
 
     /// Everything needed to evaluate the candidates of one strip.
     struct Analysis: Sendable {
@@ -72,6 +77,8 @@ struct SpineSegmenter: Sendable {
         var step: Float
         /// Vertical colour step over 5 lines per strip pixel (`height * width`).
         var stepMap: [Float] = []
+        /// Seam depth per column (`SeamFinder.depth`).
+        var seamDepth: [Float] = []
     }
 
     /// Computes the boundary evidence and the candidate cuts of a strip.
@@ -86,6 +93,7 @@ struct SpineSegmenter: Sendable {
         var stepMap = [Float](repeating: 0, count: w * hs)
         var tops = [Float](repeating: Float(hs), count: w)
         var evidence = [Float](repeating: 0, count: w)
+        var bookTops: [Float] = []
         sv.data.withUnsafeBufferPointer { s in
             // Shelf-board edge near the top: the strongest horizontal edge in the top 30 % when at least
             // `boardAcross` of the columns step there (the tops of a few books in line step only in theirs, and
@@ -154,6 +162,7 @@ struct SpineSegmenter: Sendable {
             }
             tops = Signal.medianFilter(tops, size: 3)
             let topsMedian = tops
+            bookTops = tops
             // Boundary evidence per column.
             // Luminance of a strip pixel (not kept for the whole strip: it would be a third strip-sized plane).
             @inline(__always) func lum(_ i: Int) -> Float { (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
@@ -198,7 +207,16 @@ struct SpineSegmenter: Sendable {
             }
         }
         cuts.append(w)
-        return Analysis(smoothed: sv, colors: colors, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step, stepMap: stepMap)
+        let seamDepth = seams.depth(sv, tops: bookTops)
+        cuts = seams.cuts(adding: cuts, depths: seamDepth)
+        return Analysis(
+            smoothed: sv, colors: colors, cuts: cuts, score: score, threshold: threshold, boardLine: boardLine, step: step,
+            stepMap: stepMap, seamDepth: seamDepth)
+    }
+
+    /// The candidates `found` in `a` (left to right) with books cut in two along their lettering joined again.
+    func joiningSplitBooks(_ found: [StripSegment], _ a: Analysis) -> [StripSegment] {
+        joiner.join(found, a, seamDepth: a.seamDepth, minSeamDepth: seams.minDepth)
     }
 
     /// The share of columns whose colour (three channels summed) changes by more than `threshold` from
