@@ -249,11 +249,34 @@ struct LeaningBookFinder: Sendable {
         return max(0, inter) / max(1, min(a1 - a0, b1 - b0))
     }
 
-    /// Replaces upright candidates that are mostly inside a leaning book by the leaning books, ordered left to right.
+    /// Share of the upright candidate `slice` (sampled on a grid of 5 columns × 9 heights) that lies inside the leaning
+    /// book `book`: a slice cut through a leaning book's foot or head overlaps it there, not at mid-height.
+    static func coveredShare(of slice: StripSegment, by book: StripSegment, height: Int) -> Double {
+        let t = book.lean ?? 0
+        let bookLow = Double(height - min(height, book.bottom ?? height)), bookHigh = Double(height - book.top)
+        let sliceLow = Double(height - min(height, slice.bottom ?? height)), sliceHigh = Double(height - slice.top)
+        guard sliceHigh > sliceLow, slice.u1 > slice.u0 else { return 0 }
+        var inside = 0
+        for i in 0..<5 {
+            let u = Double(slice.u0) + (Double(i) + 0.5) / 5 * Double(slice.u1 - slice.u0)
+            for j in 0..<9 {
+                let hh = sliceLow + (Double(j) + 0.5) / 9 * (sliceHigh - sliceLow)
+                if hh >= bookLow, hh <= bookHigh, u >= Double(book.u0) + hh * t, u <= Double(book.u1) + hh * t { inside += 1 }
+            }
+        }
+        return Double(inside) / 45
+    }
+
+    /// Replaces upright candidates that are mostly inside a leaning book at mid-height, or lie inside it over more than
+    /// 0.3 of their area, by the leaning books, ordered left to right. (Since a leaning book no longer tilts its
+    /// row's verticals, the strip's columns cross it, and slices of its foot and of its head above the gap it
+    /// leaves were kept beside it, the head a third inside it by area. At 0.3: spine F1 88.1 → 88.2 %.)
     func merge(upright: [StripSegment], leaning: [StripSegment], height: Int) -> [StripSegment] {
         guard !leaning.isEmpty else { return upright }
         let kept = upright.filter { s in
-            s.lying || !leaning.contains { Self.overlap($0, s, height: height) > 0.5 }
+            s.lying || !leaning.contains {
+                Self.overlap($0, s, height: height) > 0.5 || Self.coveredShare(of: s, by: $0, height: height) > 0.3
+            }
         }
         return (kept + leaning).sorted { ($0.u0, $0.top) < ($1.u0, $1.top) }
     }
