@@ -49,4 +49,31 @@ struct SpineSegmenterTests {
             if let book { #expect(abs(book.top - top) <= 4, "book \(k): top \(book.top), drawn at \(top)") }
         }
     }
+
+    @Test("a dark spine with light bands just below its top keeps its top against a wall of middling grey")
+    func bandedTopIsFound() {
+        // A wall (95, 93, 81) over the whole strip, books standing on the bottom line; the purple book in columns
+        // 200..<250 (top at line 60) has light bands 4–8 and 13–16 lines below its top, so the dozen lines under
+        // its top are, on average, nearly the wall's colour.
+        let wall: (Float, Float, Float) = (95, 93, 81), purple: (Float, Float, Float) = (60, 38, 76)
+        let colours: [(Float, Float, Float)] = [(200, 60, 50), (40, 150, 70), (230, 200, 110), (60, 70, 200), purple, (240, 140, 30)]
+        let tops = [30, 45, 35, 50, 60, 40]
+        var strip = Self.strip(width: 300, height: 200, books: [(0, 300, 0, wall)] + tops.indices.map { k in (k * 50, 50, tops[k], colours[k]) })
+        for y in Array(64..<69) + Array(73..<77) {
+            for x in 200..<250 {
+                for (c, value) in [140, 110, 90].enumerated() { strip.data[(y * 300 + x) * 3 + c] = Float(value) }
+            }
+        }
+        func purpleBook(_ segmenter: SpineSegmenter) -> StripSegment? {
+            let analysis = segmenter.analyse(strip)
+            let found = (0..<(analysis.cuts.count - 1)).compactMap { segmenter.segment(analysis, index: $0) }
+            return found.first { $0.u0 <= 225 && 225 < $0.u1 }
+        }
+        let book = purpleBook(SpineSegmenter())
+        #expect(book.map { abs($0.top - 60) <= 3 } == true, "top \(book?.top ?? -1)")
+        // Against the dozen lines below alone, the top was not taken and the book was lost as a gap.
+        var shortSighted = SpineSegmenter()
+        shortSighted.topsAgainstSpineColour = false
+        #expect(purpleBook(shortSighted).map { abs($0.top - 60) <= 3 } != true)
+    }
 }
