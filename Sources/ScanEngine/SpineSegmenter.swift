@@ -46,7 +46,9 @@ struct SpineSegmenter: Sendable {
     /// Half-size of the median filter that steadies the top profile before looking for jumps.
     var jumpSide = 3
     /// A top step must change the mean colour by this multiple of the step threshold.
-    var topContrast: Float = 1.5
+    /// With tops also taken against the spine's colour, 1.5 → 1.1 took spine F1 88.5 → 89.0 % (hard tier 84.9 →
+    /// 85.3 %; 88.7 % at 1.3, 89.0 % at 0.9 with more false boxes).
+    var topContrast: Float = 1.1
     /// Lines skipped below the shelf-board line before looking for book tops (blur footprint).
     var boardSkip = 6
     /// Non-maximum suppression radius (columns) for boundary peaks.

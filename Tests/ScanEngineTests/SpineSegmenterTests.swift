@@ -61,7 +61,7 @@ struct SpineSegmenterTests {
         var strip = Self.strip(width: 300, height: 200, books: [(0, 300, 0, wall)] + tops.indices.map { k in (k * 50, 50, tops[k], colours[k]) })
         for y in Array(64..<69) + Array(73..<77) {
             for x in 200..<250 {
-                for (c, value) in [140, 110, 90].enumerated() { strip.data[(y * 300 + x) * 3 + c] = Float(value) }
+                for (c, value) in [120, 132, 85].enumerated() { strip.data[(y * 300 + x) * 3 + c] = Float(value) }
             }
         }
         func purpleBook(_ segmenter: SpineSegmenter) -> StripSegment? {
