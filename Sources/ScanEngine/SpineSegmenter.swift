@@ -171,8 +171,6 @@ struct SpineSegmenter: Sendable {
             let topsMedian = tops
             bookTops = tops
             // Boundary evidence per column.
-            // Luminance of a strip pixel (not kept for the whole strip: it would be a third strip-sized plane).
-            @inline(__always) func lum(_ i: Int) -> Float { (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
             var values: [Float] = []
             values.reserveCapacity(hs)
             for u in 0..<w {
@@ -180,17 +178,7 @@ struct SpineSegmenter: Sendable {
                 let lo = vt + 2, hi = hs - 2
                 guard hi - lo >= 4 else { continue }
                 values.removeAll(keepingCapacity: true)
-                for v in lo..<hi {
-                    var e: Float = 0
-                    if u > 0 && u < w - 1 {
-                        for c in 0..<3 { e += abs(s[(v * w + u + 1) * 3 + c] - s[(v * w + u - 1) * 3 + c]) }
-                    }
-                    if u > 1 && u < w - 2 {
-                        let valley = min(lum(v * w + u - 2), lum(v * w + u + 2)) - lum(v * w + u)
-                        e += max(0, valley) * 3
-                    }
-                    values.append(e)
-                }
+                for v in lo..<hi { values.append(Self.boundaryEvidence(s, width: w, line: v, column: u)) }
                 evidence[u] = Signal.percentile(values, evidencePercentile)
             }
         }
@@ -224,6 +212,24 @@ struct SpineSegmenter: Sendable {
     /// The candidates `found` in `a` (left to right) with books cut in two along their lettering joined again.
     func joiningSplitBooks(_ found: [StripSegment], _ a: Analysis) -> [StripSegment] {
         joiner.join(found, a, seamDepth: a.seamDepth, minSeamDepth: seams.minDepth)
+    }
+
+    /// Boundary evidence of one pixel of the interleaved RGB strip `s` (`width` columns): the colour step across it
+    /// (three channels summed) plus three times how much darker it is than the darker of the pixels two columns to
+    /// either side (a seam). Each term only where its neighbours exist.
+    @inline(__always)
+    static func boundaryEvidence(_ s: UnsafeBufferPointer<Float>, width w: Int, line v: Int, column u: Int) -> Float {
+        // Luminance of a strip pixel (not kept for the whole strip: it would be a third strip-sized plane).
+        @inline(__always) func lum(_ i: Int) -> Float { (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
+        var e: Float = 0
+        if u > 0 && u < w - 1 {
+            for c in 0..<3 { e += abs(s[(v * w + u + 1) * 3 + c] - s[(v * w + u - 1) * 3 + c]) }
+        }
+        if u > 1 && u < w - 2 {
+            let valley = min(lum(v * w + u - 2), lum(v * w + u + 2)) - lum(v * w + u)
+            e += max(0, valley) * 3
+        }
+        return e
     }
 
     /// The share of columns whose colour (three channels summed) changes by more than `threshold` from

@@ -50,12 +50,8 @@ struct SplitBookJoiner: Sendable {
         var evidence: [Float] = []
         evidence.reserveCapacity(n)
         a.smoothed.data.withUnsafeBufferPointer { s in
-            @inline(__always) func lum(_ i: Int) -> Float { (s[i * 3] + s[i * 3 + 1] + s[i * 3 + 2]) / 3 }
             for v in (lo + n / 5)..<(hi - n / 5) {
-                var e: Float = 0
-                for c in 0..<3 { e += abs(s[(v * w + u + 1) * 3 + c] - s[(v * w + u - 1) * 3 + c]) }
-                e += max(0, min(lum(v * w + u - 2), lum(v * w + u + 2)) - lum(v * w + u)) * 3
-                evidence.append(e)
+                evidence.append(SpineSegmenter.boundaryEvidence(s, width: w, line: v, column: u))
             }
         }
         return Signal.percentile(evidence, 15) < evidenceShare * a.threshold
