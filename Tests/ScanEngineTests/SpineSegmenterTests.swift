@@ -76,4 +76,34 @@ struct SpineSegmenterTests {
         shortSighted.topsAgainstSpineColour = false
         #expect(purpleBook(shortSighted).map { abs($0.top - 60) <= 3 } != true)
     }
+
+    @Test("a shelf board whose lower edge fades over two dozen lines is the board: books keep their own tops")
+    func blurredBoardEdgeIsTheBoard() {
+        // A brown board over lines 0..<20 fades (smoothstep) into the dark back over lines 20..<44, too slowly for
+        // most columns to step over 4 lines; books stand on the bottom line with their tops at lines 80…120.
+        let (width, height) = (400, 240)
+        let board: (Float, Float, Float) = (40, 30, 24), back: (Float, Float, Float) = (8, 6, 5)
+        let colours: [(Float, Float, Float)] = [(200, 60, 50), (40, 150, 70), (230, 200, 110), (60, 70, 200), (240, 140, 30)]
+        let tops = [80, 120, 95, 110, 100]
+        var strip = Self.strip(width: width, height: height, books: [(0, width, 0, back)] + tops.indices.map { k in (k * 80, 80, tops[k], colours[k]) })
+        for y in 0..<44 {
+            let t = y < 20 ? 0 : Float(y - 20) / 24
+            let f = t * t * (3 - 2 * t)
+            let c = [board.0 + (back.0 - board.0) * f, board.1 + (back.1 - board.1) * f, board.2 + (back.2 - board.2) * f]
+            for x in 0..<width { for k in 0..<3 { strip.data[(y * width + x) * 3 + k] = c[k] } }
+        }
+        func foundTops(_ segmenter: SpineSegmenter) -> [Int?] {
+            let analysis = segmenter.analyse(strip)
+            let found = (0..<(analysis.cuts.count - 1)).compactMap { segmenter.segment(analysis, index: $0) }
+            return tops.indices.map { k in found.first { $0.u0 <= k * 80 + 40 && k * 80 + 40 < $0.u1 }?.top }
+        }
+        let found = foundTops(SpineSegmenter())
+        for (k, top) in tops.enumerated() {
+            #expect(found[k].map { abs($0 - top) <= 4 } == true, "book \(k): top \(found[k] ?? -1), drawn at \(top)")
+        }
+        // Looking over 4 lines only, the board was missed and the boxes reached up into its fading edge.
+        var nearSighted = SpineSegmenter()
+        nearSighted.wideBoardAcross = 2
+        #expect(foundTops(nearSighted).allSatisfy { ($0 ?? height) < 60 })
+    }
 }
