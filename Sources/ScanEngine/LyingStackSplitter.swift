@@ -16,6 +16,47 @@ struct LyingStackSplitter: Sendable {
     var minThicknessFraction: Double = 0.035
     /// Edge threshold as a multiple of the strip's vertical step threshold.
     var edgeFactor: Float = 1.2
+    /// A book split off a wide candidate that lies over more than this share of its area inside a book the stack
+    /// finder chained is that book found twice, and is left out.
+    var duplicateShare = 0.5
+
+    /// The stack finder's book is two books when two split-off books lie inside it and it is at least this many
+    /// times as thick as the thinnest book it found in the row.
+    var mergedThickness = 1.6
+
+    /// `segments` (with the stack finder's lying books among them) with every wide candidate split, each book found
+    /// twice kept once: a split-off book that lies mostly inside one of the stack finder's books is left out, unless
+    /// that book is two (`mergedThickness`), and then the split-off books replace it. On shelf_015 a stack of four
+    /// came out as seven books: the finder's three and, from an upright candidate over the same stack, four more.
+    /// On the 40 photos: 12 false boxes fewer, two more books found, spine F1 89.9 → 90.1 % (89.9 % when split-off
+    /// books never replace the finder's: on shelf_022 it had taken two books for one).
+    func splitAll(_ segments: [StripSegment], _ analysis: SpineSegmenter.Analysis) -> [StripSegment] {
+        let hs = analysis.smoothed.height
+        var split: [StripSegment] = []
+        var rest: [StripSegment] = []
+        for segment in segments {
+            if let books = self.split(segment, analysis) { split += books } else { rest.append(segment) }
+        }
+        func inside(_ book: StripSegment, _ stacked: StripSegment) -> Bool {
+            Self.overlapShare(book, of: stacked, height: hs) > duplicateShare
+        }
+        let stacked = rest.filter(\.lying)
+        let thinnest = stacked.map { ($0.bottom ?? hs) - $0.top }.min() ?? 0
+        let replaced = stacked.filter { s in
+            Double((s.bottom ?? hs) - s.top) >= mergedThickness * Double(thinnest) && split.filter { inside($0, s) }.count >= 2
+        }
+        let kept = split.filter { book in !rest.contains { $0.lying && !replaced.contains($0) && inside(book, $0) } }
+        return (rest.filter { !replaced.contains($0) } + kept).sorted { ($0.u0, $0.top) < ($1.u0, $1.top) }
+    }
+
+    /// The share of `a`'s area (columns × lines, down to its bottom or the strip's bottom line) inside `b`.
+    static func overlapShare(_ a: StripSegment, of b: StripSegment, height: Int) -> Double {
+        let columns = min(a.u1, b.u1) - max(a.u0, b.u0)
+        let lines = min(a.bottom ?? height, b.bottom ?? height) - max(a.top, b.top)
+        let area = (a.u1 - a.u0) * ((a.bottom ?? height) - a.top)
+        guard columns > 0, lines > 0, area > 0 else { return 0 }
+        return Double(columns * lines) / Double(area)
+    }
 
     /// The lying books inside `segment` (bottom first), or nil when it is not wide or holds fewer than two books.
     func split(_ segment: StripSegment, _ analysis: SpineSegmenter.Analysis) -> [StripSegment]? {

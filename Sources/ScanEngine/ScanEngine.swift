@@ -132,8 +132,8 @@ public struct ScanEngine: Sendable {
             // Stacks of lying books replace the upright slices cut through them.
             let stacks = LyingStackFinder()
             let splitter = LyingStackSplitter()
-            let withStacks = stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height)
-                .flatMap { splitter.split($0, analysis) ?? [$0] }
+            let withStacks = splitter.splitAll(
+                stacks.merge(upright: found, lying: stacks.find(analysis), height: analysis.smoothed.height), analysis)
             // Leaning books replace the upright slices cut through them.
             let leaning = LeaningBookFinder()
             perRow.append(leaning.merge(upright: withStacks, leaning: leaning.find(analysis), height: analysis.smoothed.height))

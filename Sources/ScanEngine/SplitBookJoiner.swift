@@ -13,6 +13,15 @@ struct SplitBookJoiner: Sendable {
     /// The boundary evidence along the cut (15th percentile over the middle three fifths of the common height)
     /// must stay under this share of the strip's peak threshold.
     var evidenceShare: Float = 0.75
+    /// Pieces of unequal width with lettering at the cut are joined whatever the boundary evidence: the narrower
+    /// piece under `lopsidedShare` of the wider one's width, and the cut column brighter than the darker of the
+    /// columns `SeamFinder.reach` away by at least `letteringContrast` luminance levels in one of the seam finder's
+    /// stretches (its seam depth at most −`letteringContrast`). Neighbours in the same style are about as wide as
+    /// each other, and a seam is darker than its sides, not lighter; the edge of a title is either. Of 117 cuts
+    /// inside a book left standing on the 40 photos this joins 26, and 2 of 2,455 between books (at −15): spine F1
+    /// 89.5 → 89.9 % (89.8–89.9 % from −12 to −25 and at 0.6–0.75; 34 and 7 joined at 0.75 / −10).
+    var lopsidedShare = 0.7
+    var letteringContrast: Float = 16
 
     /// `found` (left to right, from `analysis`) with the split books joined.
     func join(_ found: [StripSegment], _ a: SpineSegmenter.Analysis, seamDepth: [Float], minSeamDepth: Float) -> [StripSegment] {
@@ -44,6 +53,8 @@ struct SplitBookJoiner: Sendable {
             + abs(Int(left.color.b) - Int(right.color.b))
         guard dc <= maxColourDifference else { return false }
         if u < seamDepth.count, seamDepth[u] >= minSeamDepth { return false }
+        let narrow = min(left.u1 - left.u0, right.u1 - right.u0), wide = max(left.u1 - left.u0, right.u1 - right.u0)
+        if Double(narrow) < lopsidedShare * Double(wide), u < seamDepth.count, seamDepth[u] <= -letteringContrast { return true }
         let lo = max(left.top, right.top) + 2, hi = hs - 2
         let n = hi - lo
         guard n >= 10 else { return false }
