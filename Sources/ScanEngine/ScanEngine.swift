@@ -11,6 +11,8 @@ public struct ScanEngine: Sendable {
         public var workingLongSide: Int
         /// Reads each spine's title and author after segmentation (the `reading_titles` stage); nil: boxes only.
         public var reader: ShelfReader?
+        /// Dim photos' levels are stretched before detection.
+        var levels = LevelStretcher()
 
         public init(workingLongSide: Int = 1000, reader: ShelfReader? = nil) {
             self.workingLongSide = max(64, workingLongSide)
@@ -90,7 +92,7 @@ public struct ScanEngine: Sendable {
         // Rows.
         var start = clock.now
         reporter.report(.findingRows, ProgressReporter.decodeEnd, progress)
-        let work = WorkImage(image, targetLongSide: configuration.workingLongSide)
+        let work = configuration.levels.stretched(WorkImage(image, targetLongSide: configuration.workingLongSide))
         let finder = RowFinder(image: work)
         if isCancelled() { throw .canceled }
         let fitter = RowGeometryFitter(finder: finder)
