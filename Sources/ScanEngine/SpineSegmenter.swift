@@ -124,13 +124,13 @@ struct SpineSegmenter: Sendable {
                 if gv[k] > 3 * Signal.median(gv), Self.steppingShare(s, width: w, line: k, span: 2, threshold: minStep) >= boardAcross {
                     boardLine = k + 3
                 } else {
-                    for (span, share) in [(4, boardAcross), (8, wideBoardAcross)] where hs > span && !boardFromBlurredEdge {
+                    for (span, needed) in [(4, boardAcross), (8, wideBoardAcross)] where hs > span && !boardFromBlurredEdge {
                         var bestShare = 0.0, bestLine = 0
                         for v in 0..<min(lim, hs - span) {
                             let share = Self.steppingShare(s, width: w, line: v, span: span, threshold: minStep)
                             if share > bestShare { (bestShare, bestLine) = (share, v) }
                         }
-                        if bestShare >= share {
+                        if bestShare >= needed {
                             boardLine = bestLine + span + 1
                             boardFromBlurredEdge = true
                         }
