@@ -219,7 +219,7 @@ struct SpineSegmenter: Sendable {
 
     /// The candidates `found` in `a` (left to right) with books cut in two along their lettering joined again.
     func joiningSplitBooks(_ found: [StripSegment], _ a: Analysis) -> [StripSegment] {
-        joiner.join(found, a, seamDepth: a.seamDepth, minSeamDepth: seams.minDepth)
+        joiner.join(found, a, minSeamDepth: seams.minDepth)
     }
 
     /// Boundary evidence of one pixel of the interleaved RGB strip `s` (`width` columns): the colour step across it

@@ -24,11 +24,11 @@ struct SplitBookJoiner: Sendable {
     var letteringContrast: Float = 16
 
     /// `found` (left to right, from `analysis`) with the split books joined.
-    func join(_ found: [StripSegment], _ a: SpineSegmenter.Analysis, seamDepth: [Float], minSeamDepth: Float) -> [StripSegment] {
+    func join(_ found: [StripSegment], _ a: SpineSegmenter.Analysis, minSeamDepth: Float) -> [StripSegment] {
         var out: [StripSegment] = []
         for next in found {
             guard let last = out.last, last.u1 == next.u0, !last.lying, !next.lying, last.lean == nil, next.lean == nil,
-                shouldJoin(last, next, a, seamDepth: seamDepth, minSeamDepth: minSeamDepth)
+                shouldJoin(last, next, a, minSeamDepth: minSeamDepth)
             else {
                 out.append(next)
                 continue
@@ -45,8 +45,9 @@ struct SplitBookJoiner: Sendable {
     }
 
     private func shouldJoin(
-        _ left: StripSegment, _ right: StripSegment, _ a: SpineSegmenter.Analysis, seamDepth: [Float], minSeamDepth: Float
+        _ left: StripSegment, _ right: StripSegment, _ a: SpineSegmenter.Analysis, minSeamDepth: Float
     ) -> Bool {
+        let seamDepth = a.seamDepth
         let w = a.smoothed.width, hs = a.smoothed.height, u = left.u1
         guard u > 2, u < w - 3, abs(left.top - right.top) <= maxTopDifference else { return false }
         let dc = abs(Int(left.color.r) - Int(right.color.r)) + abs(Int(left.color.g) - Int(right.color.g))
