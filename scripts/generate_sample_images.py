@@ -296,6 +296,32 @@ def stacked_fixture(path):
     print(f"{path}: {img.width}x{img.height}")
 
 
+def sizes_fixture(path, seed=31):
+    """Title, author and imprint in three sizes on one line along a narrow spine between its rules, soft
+    (blur σ 3 px, as a photo's full-size decode shows it): read as one text line, the LSTM misreads the
+    title; read block by block (Tesseract's sparse-text layout), it comes out whole. Most such lines read
+    either way; this one is where the two part."""
+    rng = np.random.default_rng(seed)
+    title = text_image("Sister Carrie", font("DejaVuSans.ttf", 36), (92, 90, 88))
+    author = text_image("Theodore Dreiser", font("DejaVuSans.ttf", 12), (120, 118, 114))
+    imprint = text_image("Gull House", font("DejaVuSans-Bold.ttf", 12), (70, 68, 66))
+    height = title.height + 24
+    img = Image.new("RGB", (40 + title.width + 20 + author.width + 30 + imprint.width + 40, height), (168, 164, 156))
+    draw = ImageDraw.Draw(img)
+    for x in (8, 15, img.width - 18, img.width - 11):
+        draw.rectangle((x, 4, x + 3, height - 5), fill=(40, 38, 36))
+    middle = height // 2
+    img.paste(title, (40, middle - title.height // 2), title)
+    img.paste(author, (40 + title.width + 20, middle - author.height // 2), author)
+    img.paste(imprint, (40 + title.width + 20 + author.width + 30, middle - imprint.height // 2), imprint)
+    img = img.filter(ImageFilter.GaussianBlur(3.0))
+    pixels = np.asarray(img).astype(np.float64) + rng.normal(0, 2, (img.height, img.width))[:, :, None]
+    img = Image.fromarray(np.clip(np.rint(pixels), 0, 255).astype(np.uint8))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    img.save(path, "JPEG", quality=75)
+    print(f"{path}: {img.width}x{img.height}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "SampleImages"))
@@ -308,6 +334,7 @@ def main():
     label_fixture(os.path.join(args.fixtures, "label_line.jpg"))
     grainy_fixture(os.path.join(args.fixtures, "grainy_line.jpg"))
     stacked_fixture(os.path.join(args.fixtures, "stacked_title.jpg"))
+    sizes_fixture(os.path.join(args.fixtures, "three_sizes_line.jpg"))
     for spec in SPECS:
         rng = random.Random(spec["seed"])
         img, rows, books = render(spec, rng)

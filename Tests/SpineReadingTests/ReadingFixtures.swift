@@ -41,6 +41,12 @@ enum ReadingFixtures {
         return try JPEGDecoder.decode([UInt8](data)).image
     }
 
+    /// "Sister Carrie" with its author and imprint in two smaller sizes on one line between a narrow spine's rules (`sizes_fixture`).
+    static func threeSizesLine() throws -> PixelBuffer {
+        let data = try Data(contentsOf: root.appendingPathComponent("Fixtures/three_sizes_line.jpg"))
+        return try JPEGDecoder.decode([UInt8](data)).image
+    }
+
     /// Casefolded letters and digits, words single-spaced: how evaluate.py compares titles.
     static func normalized(_ s: String?) -> String {
         guard let s else { return "" }

@@ -87,11 +87,28 @@ struct RenderedLineTests {
         try Self.expectTitle(try ReadingFixtures.stackedTitle(), case: index, "the wings of the dove")
     }
 
+    @Test("title, author and imprint in three sizes on one line: read block by block, the title comes out", arguments: 0..<2)
+    func threeSizes(index: Int) throws {
+        try Self.expectTitle(try ReadingFixtures.threeSizesLine(), case: index, "sister carrie")
+    }
+
+    @Test("the same line read as one block gives no title")
+    func threeSizesAsOneBlock() throws {
+        var tuning = ReadingTuning()
+        tuning.sparseTextAlong = false
+        let (_, turn, pose, _) = Self.cases[0]
+        let text = try Self.readWhole(try ReadingFixtures.threeSizesLine().applying(turn), pose: pose, tuning: tuning)
+        #expect(ReadingFixtures.normalized(text?.title) != "sister carrie", "read \(String(describing: text))")
+    }
+
     @Test("small lettering that gives no title is read again enlarged", arguments: [48.0, 50.0, 52.0])
     func smallLetteringEnlarged(stripHeight: Double) throws {
         // A strip this low leaves the stacked title's capitals 8–9 px high: too small to read as a title.
+        // Read as one block (the sparse-text layout loses the second line of these small capitals at any
+        // size; the mechanism under test is the enlargement).
         var tuning = ReadingTuning()
         tuning.alongStripHeight = stripHeight
+        tuning.sparseTextAlong = false
         let text = try Self.readWhole(try ReadingFixtures.stackedTitle().applying(.right), pose: .upright, tuning: tuning)
         #expect(ReadingFixtures.normalized(text?.title) == "the wings of the dove", "read \(String(describing: text))")
     }
@@ -104,12 +121,16 @@ struct RenderedLineTests {
         let confirmed = try Self.readWhole(line, pose: .upright, tuning: everything)
         #expect(ReadingFixtures.normalized(confirmed?.title) == "great expectations", "read \(String(describing: confirmed))")
         var impossible = everything
-        impossible.confirmingScale = 0.01  // the second strip is too small to sample: nothing confirms
+        impossible.confirmingScales = [0.01, 0.02]  // the other strips are too small to sample: nothing confirms
         let withheld = try Self.readWhole(line, pose: .upright, tuning: impossible)
         #expect(withheld?.title == nil)
         #expect(withheld?.author == nil)
         let kept = ReadingFixtures.normalized(withheld?.text)
         #expect(kept.contains("great expectations"), "the reading stays in text: \(kept)")
+        var third = everything
+        third.confirmingScales = [0.01, 0.9]  // the second strip cannot be sampled; the third confirms
+        let late = try Self.readWhole(line, pose: .upright, tuning: third)
+        #expect(ReadingFixtures.normalized(late?.title) == "great expectations", "read \(String(describing: late))")
     }
 
     @Test("light text on a dark spine reads the same")
