@@ -251,9 +251,14 @@ struct SpineReader: Sendable {
         scaleFactor: Double = 1
     ) -> Reading {
         let layout = chosenLayout ?? firstLayout(direction)
-        // A short "word" as tall as the strip is the spine's band or edge read as letters ("il", "be").
-        let words = engine.read(strip.image, layout: layout).filter {
-            !(Double($0.height) >= 0.8 * Double(strip.height) && $0.text.filter { $0.isLetter || $0.isNumber }.count <= 2)
+        // A short "word" as tall as the strip is the spine's band or edge read as letters ("il", "be");
+        // a word read twice over one place (`isRepeat`) is kept once.
+        var words: [RecognisedWord] = []
+        for word in engine.read(strip.image, layout: layout)
+        where !(Double(word.height) >= 0.8 * Double(strip.height) && word.text.filter { $0.isLetter || $0.isNumber }.count <= 2)
+            && !words.contains(where: word.isRepeat(of:))
+        {
+            words.append(word)
         }
         let groups = TextGrouper.groups(words)
         let kept = groups.flatMap { g in g.words.filter { !g.rescued.contains($0) } }

@@ -25,6 +25,15 @@ struct RecognisedWord: Sendable, Hashable {
         left == other.left && top == other.top && right == other.right && bottom == other.bottom
     }
 
+    /// Whether `other` is the same word read again over the same place (its text, and boxes that
+    /// overlap by at least half of the smaller): the sparse-text layout sometimes finds one block twice.
+    func isRepeat(of other: RecognisedWord) -> Bool {
+        guard text == other.text else { return false }
+        let overlapX = min(right, other.right) - max(left, other.left), overlapY = min(bottom, other.bottom) - max(top, other.top)
+        guard overlapX > 0, overlapY > 0 else { return false }
+        return 2 * overlapX * overlapY >= min(width * height, other.width * other.height)
+    }
+
     /// The cap height that a word's letters (each its character and its box's height) show: a capital,
     /// digit or ascender letter shows it directly, an x-height letter about 1/1.38 of it (DejaVu and
     /// Liberation: x-height ≈ 0.72 of the cap height), a descender letter about all of it; marks, "i"

@@ -24,6 +24,15 @@ struct TextGrouperTests {
         #expect(RecognisedWord.capHeight(of: [("T", 20), ("H", 22), ("E", 21)]) == 21)
     }
 
+    @Test("a word read twice over one place is a repeat; the same text elsewhere, or other text there, is not")
+    func repeatedWord() {
+        let iron = Self.word("Iron", 100, 180, cap: 30)
+        #expect(Self.word("Iron", 104, 184, cap: 30).isRepeat(of: iron))
+        #expect(!Self.word("Iron", 150, 230, cap: 30).isRepeat(of: iron))  // a quarter of the box: a second "Iron"
+        #expect(!Self.word("Iron", 300, 380, cap: 30).isRepeat(of: iron))
+        #expect(!Self.word("Irons", 100, 180, cap: 30).isRepeat(of: iron))
+    }
+
     @Test("a wide gap on one line parts title and author even when their sizes are close")
     func gapSplits() throws {
         let words = [
