@@ -97,6 +97,20 @@ struct SpineReader: Sendable {
             best = look
             text = result(look, frame: frame)
         }
+        // A title the sparse-text layout gave that is not sure (one word, or to be confirmed) may have lost a
+        // short word or its other line ("Side of Paradise", "THE SECRET" without AGENT): one block of the same
+        // strip reads again, and a longer title that holds it in a row takes its place.
+        if let title = text.title, best.layout == .sparseText, !best.smoothed, best.scaleFactor == 1,
+            text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction]
+        {
+            if isCancelled() { return .unread }
+            let block = recognise(strip, direction: best.direction, engine: engine, layout: .singleBlock)
+            let blockText = result(block, frame: frame)
+            if let longer = blockText.title, Self.letters(longer).count > Self.letters(title).count, Self.contains(longer, part: title) {
+                best = block
+                text = blockText
+            }
+        }
         // A title read with middling confidence (or from a smoothed strip) is only given when another
         // reading, of a strip sampled at another scale, gives the same title: a misreading rarely repeats
         // itself at another scale. The scales are tried in turn until one agrees.
