@@ -84,11 +84,8 @@ struct SpineReader: Sendable {
         {
             if isCancelled() { return .unread }
             let other: TesseractEngine.Layout = best.layout == .sparseText ? .singleBlock : .sparseText
-            let again = recognise(strip, direction: best.direction, engine: engine, layout: other)
-            let againText = result(again, frame: frame)
-            if let title = againText.title, Self.contains(title, part: group.text) {
-                best = again
-                text = againText
+            if let again = readAgain(strip, of: best, in: other, frame: frame, engine: engine, taking: { Self.contains($0, part: group.text) }) {
+                (best, text) = again
             }
         }
         if text.title == nil, !lookedSmoothed,
@@ -104,11 +101,9 @@ struct SpineReader: Sendable {
             text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction]
         {
             if isCancelled() { return .unread }
-            let block = recognise(strip, direction: best.direction, engine: engine, layout: .singleBlock)
-            let blockText = result(block, frame: frame)
-            if let longer = blockText.title, Self.letters(longer).count > Self.letters(title).count, Self.contains(longer, part: title) {
-                best = block
-                text = blockText
+            let longer = { (other: String) in Self.letters(other).count > Self.letters(title).count && Self.contains(other, part: title) }
+            if let again = readAgain(strip, of: best, in: .singleBlock, frame: frame, engine: engine, taking: longer) {
+                (best, text) = again
             }
         }
         // A title read with middling confidence (or from a smoothed strip) is only given when another
@@ -123,6 +118,18 @@ struct SpineReader: Sendable {
             if let other = again.flatMap({ result($0, frame: frame).title }), Self.sameTitle(other, title) { return text }
         }
         return SpineText(title: nil, author: nil, text: text.text, confidence: text.confidence, orientation: text.orientation)
+    }
+
+    /// `strip` (the one `reading` read) read again in `layout`, with what it gives, when `taking` accepts
+    /// the title it gives; nil otherwise.
+    private func readAgain(
+        _ strip: PreparedStrip, of reading: Reading, in layout: TesseractEngine.Layout, frame: SpineFrame, engine: TesseractEngine,
+        taking: (String) -> Bool
+    ) -> (Reading, SpineText)? {
+        let again = recognise(strip, direction: reading.direction, engine: engine, layout: layout)
+        let text = result(again, frame: frame)
+        guard let title = text.title, taking(title) else { return nil }
+        return (again, text)
     }
 
     /// A blurred strip (edges `smoothedEdgeWidth` photo pixels wide or more) read again smoothed over
@@ -249,7 +256,7 @@ struct SpineReader: Sendable {
 
     /// Tesseract's layout for a first reading in `direction`. Along the spine, sparse text: title,
     /// author and imprint lie on one text line there, often in three sizes, and read as one line
-    /// the LSTM misreads them all ("Sister Carrie  Theodore Dreiser" read "soe cane Peoare"); the sparse
+    /// the LSTM misreads them all ("Sister Carrie Theodore Dreiser" read "soe cane Peoare"); the sparse
     /// layout reads each block of lettering as a line of its own. Across a wide spine the lines are
     /// stacked, and one block reads them better. On the 40 photos (2026-11-27, twelfth session), against
     /// one block everywhere: exact titles 33.2 → 34.7 % (medium 48.3 → 51.5 %), precision 86.7 → 87.2 %,
