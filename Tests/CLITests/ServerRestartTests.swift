@@ -70,6 +70,10 @@ struct ServerRestartTests {
         }
         #expect(loaded, "the three jobs never were running + queued at once")
         #expect(await ChildProcess.until { clients.contains { $0.stdout.contains(#""state":"running""#) } })
+        // Every client has its job's first event, so it holds the answer to its upload: the service can
+        // accept a job before its client reads the reply, and a client killed in between only uploads
+        // again (counted as an upload attempt, not a resubmission).
+        #expect(await ChildProcess.until { clients.allSatisfy { $0.stdout.contains(#""seq":"#) } }, "a client never showed its job")
 
         let killed = ContinuousClock.now
         kill(first.pid, SIGKILL)
