@@ -85,6 +85,9 @@ public struct ReadingTuning: Sendable, Hashable {
     /// 33.1 / 86.0 %; then 2× 33.1 / 86.4 % (median time +5 %); then 0.65× 32.8 / 87.5 %; then 1.5× and
     /// 0.65× 33.5 / 86.4 %. In the sparse-text layout: 0.8 alone 33.6 / 88.5 %, median 1.35 s; then 1.5×
     /// 34.7 / 87.2 %, 1.48 s; then 1.5× and 0.65× 35.0 / 86.9 %, 1.49 s.
+    /// Two of those readings that agree on another title give it instead (`TitleVote`; 2026-11-27,
+    /// thirteenth session): exact 35.3 → 36.2 %, precision 87.0 → 86.7 %, no more readings. A fourth
+    /// scale then (1.25× / 2×): 36.7 / 85.3 % and 36.6 / 85.8 % (a scale near 1 repeats the misreading).
     public var sureTitleConfidence = 0.9
     public var confirmingScales = [0.8, 1.5, 0.65]
     /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.

@@ -106,16 +106,17 @@ struct SpineReader: Sendable {
                 (best, text) = again
             }
         }
-        // A title read with middling confidence (or from a smoothed strip) is only given when another
-        // reading, of a strip sampled at another scale, gives the same title: a misreading rarely repeats
-        // itself at another scale. The scales are tried in turn until one agrees.
-        guard let title = text.title, text.confidence < tuning.sureTitleConfidence || best.smoothed else { return text }
+        // A title read with middling confidence (or from a smoothed strip) is only given when readings of
+        // the strip sampled at other scales agree (`TitleVote`): one gives the same title, or two give the
+        // same other title. The scales are tried in turn until a title stands.
+        guard text.title != nil, text.confidence < tuning.sureTitleConfidence || best.smoothed else { return text }
+        var vote = TitleVote(first: text)
         for confirmingScale in tuning.confirmingScales {
             if isCancelled() { return .unread }
             let again = prepared(
                 photo, frame: frame, direction: best.direction, scaleFactor: best.scaleFactor * confirmingScale, smoothing: best.smoothed)
                 .map { recognise($0, direction: best.direction, engine: engine, layout: best.layout) }
-            if let other = again.flatMap({ result($0, frame: frame).title }), Self.sameTitle(other, title) { return text }
+            if let again, let standing = vote.add(result(again, frame: frame)) { return standing }
         }
         return SpineText(title: nil, author: nil, text: text.text, confidence: text.confidence, orientation: text.orientation)
     }
