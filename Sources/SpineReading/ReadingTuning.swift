@@ -90,6 +90,12 @@ public struct ReadingTuning: Sendable, Hashable {
     /// scale then (1.25× / 2×): 36.7 / 85.3 % and 36.6 / 85.8 % (a scale near 1 repeats the misreading).
     public var sureTitleConfidence = 0.9
     public var confirmingScales = [0.8, 1.5, 0.65]
+    /// A sure title whose group has a word read below this (0–100) is read at `confirmingScales` too:
+    /// never withheld, but replaced when two of those readings agree on another title (`TitleVote.Stake`).
+    /// On the 40 photos (2026-11-27, thirteenth session), after the vote above: exact 36.2 → 36.5 %,
+    /// precision 86.7 → 87.3 %, median time per photo +5 %; below 93: 36.5 / 87.4 %, +14 %; every sure
+    /// title: 36.8 / 88.1 %, +20 % (a sure title is nearly always confirmed, at the cost of a reading).
+    public var checkedWordConfidence = 90.0
     /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.
     public var shortTitleLetters = 5
     public var shortTitleConfidence = 0.95

@@ -108,8 +108,13 @@ struct SpineReader: Sendable {
         }
         // A title read with middling confidence (or from a smoothed strip) is only given when readings of
         // the strip sampled at other scales agree (`TitleVote`): one gives the same title, or two give the
-        // same other title. The scales are tried in turn until a title stands.
-        guard text.title != nil, text.confidence < tuning.sureTitleConfidence || best.smoothed else { return text }
+        // same other title. The scales are tried in turn until a title stands. A sure title with a weak
+        // word goes through the same readings but is never withheld.
+        guard text.title != nil else { return text }
+        let stake = TitleVote.stake(
+            confidence: text.confidence, smoothed: best.smoothed, wordConfidences: best.groups.first?.words.map(\.confidence) ?? [],
+            tuning: tuning)
+        if stake == .none { return text }
         var vote = TitleVote(first: text)
         for confirmingScale in tuning.confirmingScales {
             if isCancelled() { return .unread }
@@ -118,6 +123,7 @@ struct SpineReader: Sendable {
                 .map { recognise($0, direction: best.direction, engine: engine, layout: best.layout) }
             if let again, let standing = vote.add(result(again, frame: frame)) { return standing }
         }
+        if stake == .replaceable { return text }
         return SpineText(title: nil, author: nil, text: text.text, confidence: text.confidence, orientation: text.orientation)
     }
 

@@ -8,7 +8,28 @@
 ///   Of the two, the more confident reading is given.
 ///
 /// Readings without a title (below the thresholds, plainly incomplete) take no part.
+///
+/// A sure title with a weak word is put to the vote as well (`Stake.replaceable`): it is never withheld,
+/// but two readings agreeing on another title replace it ("TME MARVELOUS LAND OF OZ", "The Man Who" for
+/// *The Man Who Was Thursday*).
 struct TitleVote {
+    /// What a title has at stake in the vote.
+    enum Stake: Equatable {
+        /// It stands as read; no other reading is made.
+        case none
+        /// It stands unless two other readings agree on another title.
+        case replaceable
+        /// It stands only when the vote confirms it (or gives another title instead).
+        case withheldUnlessConfirmed
+    }
+
+    /// The stake of a title read at `confidence` (0–1), from a smoothed strip or not, whose title group
+    /// has words read at `wordConfidences` (0–100).
+    static func stake(confidence: Double, smoothed: Bool, wordConfidences: [Double], tuning: ReadingTuning) -> Stake {
+        if confidence < tuning.sureTitleConfidence || smoothed { return .withheldUnlessConfirmed }
+        return wordConfidences.contains { $0 < tuning.checkedWordConfidence } ? .replaceable : .none
+    }
+
     /// The reading whose title is being confirmed.
     let first: SpineText
     /// The other readings' titled results so far, none the first title, no two the same title.
