@@ -353,9 +353,28 @@ struct SpineReader: Sendable {
         return (0...(whole.count - piece.count)).contains { Array(whole[$0..<($0 + piece.count)]) == piece }
     }
 
-    /// Trims stray marks at the ends of a reading and gives back articles run into the next word.
+    /// Trims stray marks at the ends of a reading, gives back articles run into the next word and closes
+    /// hyphenated words Tesseract split at the hyphen.
     static func clean(_ s: String) -> String {
-        TextGrouper.withoutStrayMarks(s).split(separator: " ", omittingEmptySubsequences: false).map(unglued).joined(separator: " ")
+        let words = TextGrouper.withoutStrayMarks(s).split(separator: " ", omittingEmptySubsequences: false).map(unglued)
+        return rejoinedAtHyphens(words)
+    }
+
+    /// Words joined with spaces, except after a word ending in a hyphen that follows a letter when the next
+    /// word starts with one: Tesseract's word spacing splits a hyphenated word there ("Moby- Dick" is
+    /// Moby-Dick). A dash between spaces ("Kim - Kipling") and a hyphen alone stay as read.
+    static func rejoinedAtHyphens(_ words: [String]) -> String {
+        var out = ""
+        for (i, word) in words.enumerated() {
+            if i > 0 {
+                let previous = Array(words[i - 1])
+                let split = previous.count >= 2 && previous[previous.count - 1] == "-" && previous[previous.count - 2].isLetter
+                    && word.first?.isLetter == true
+                if !split { out += " " }
+            }
+            out += word
+        }
+        return out
     }
 
     /// A word with the article "a" run into it, which Tesseract's word spacing often drops before a

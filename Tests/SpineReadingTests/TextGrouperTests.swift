@@ -181,4 +181,13 @@ struct TextGrouperTests {
             #expect(SpineReader.clean(kept) == kept, "\(kept)")
         }
     }
+
+    @Test("a hyphenated word split after its hyphen is closed again; a dash between words stays")
+    func hyphenatedWord() {
+        #expect(SpineReader.clean("Moby- Dick") == "Moby-Dick")
+        #expect(SpineReader.clean("Daddy-Long- Legs") == "Daddy-Long-Legs")
+        for kept in ["Kim - Kipling", "Moby-Dick", "1984- 2"] {
+            #expect(SpineReader.clean(kept) == kept, "\(kept)")
+        }
+    }
 }
