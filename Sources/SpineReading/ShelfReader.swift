@@ -48,23 +48,15 @@ public struct ShelfReader: Sendable {
         progress: (Int, Int) -> Void, isCancelled: () -> Bool
     ) throws -> [SpineText]? {
         guard !spines.isEmpty else { return [] }
-        let photo: ReadingPhoto
-        switch source {
-        case .jpeg(let bytes, let orientation):
-            let d = Self.scaleDenominator(spines, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
-            photo = ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: d, maxPixels: maxPixels), orientation: orientation)
-        case .image(let pixels):
-            photo = ReadingPhoto(stored: GrayImage(pixels), orientation: .up)
-        }
+        let (frames, photos) = try Self.spinePhotos(source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, spines: spines, maxPixels: maxPixels)
         if isCancelled() { return nil }
-        let frames = spines.map { SpineFrame($0, imageWidth: photo.width, imageHeight: photo.height) }
         let shared = SharedWork(count: frames.count)
         let reader = SpineReader(tuning: tuning)
         let pool = self.pool
         let helpers = min(threads, frames.count) - 1
         for _ in 0..<helpers {
             let thread = Thread {
-                Self.work(shared, photo: photo, frames: frames, reader: reader, pool: pool) { shared.cancelled.load(ordering: .relaxed) }
+                Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool) { shared.cancelled.load(ordering: .relaxed) }
                 shared.helpersDone.add(1, ordering: .releasing)
             }
             thread.stackSize = 4 << 20
@@ -81,7 +73,7 @@ public struct ShelfReader: Sendable {
             }
             return shared.cancelled.load(ordering: .relaxed)
         }
-        Self.work(shared, photo: photo, frames: frames, reader: reader, pool: pool, isCancelled: poll)
+        Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool, isCancelled: poll)
         while shared.helpersDone.load(ordering: .acquiring) < helpers {
             _ = poll()
             Thread.sleep(forTimeInterval: 0.01)
@@ -92,9 +84,30 @@ public struct ShelfReader: Sendable {
         return shared.results.withLock { $0 }
     }
 
+    /// The photo decoded for reading and each spine's frame in it, with the photo each spine is read from:
+    /// the pixels under that spine alone (`ReadingPhoto.cropped`), so the whole photo is gone before the
+    /// reading starts; the whole photo, shared, when the spines' crops would together hold more (leaning
+    /// books' crops overlap).
+    static func spinePhotos(
+        _ source: Source, sourceWidth: Int, sourceHeight: Int, spines: [SpineOutline], maxPixels: Int
+    ) throws -> (frames: [SpineFrame], photos: [ReadingPhoto]) {
+        let photo: ReadingPhoto
+        switch source {
+        case .jpeg(let bytes, let orientation):
+            let d = Self.scaleDenominator(spines, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            photo = ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: d, maxPixels: maxPixels), orientation: orientation)
+        case .image(let pixels):
+            photo = ReadingPhoto(stored: GrayImage(pixels), orientation: .up)
+        }
+        let frames = spines.map { SpineFrame($0, imageWidth: photo.width, imageHeight: photo.height) }
+        let croppedArea = frames.reduce(0) { $0 + photo.croppedArea($1) }
+        guard croppedArea < photo.stored.width * photo.stored.height else { return (frames, frames.map { _ in photo }) }
+        return (frames, frames.map { photo.cropped(to: $0) })
+    }
+
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
     private static func work(
-        _ shared: SharedWork, photo: ReadingPhoto, frames: [SpineFrame], reader: SpineReader, pool: TesseractPool,
+        _ shared: SharedWork, photos: [ReadingPhoto], frames: [SpineFrame], reader: SpineReader, pool: TesseractPool,
         isCancelled: () -> Bool
     ) {
         let engine: TesseractEngine
@@ -109,7 +122,7 @@ public struct ShelfReader: Sendable {
         while !isCancelled() {
             let index = shared.next.add(1, ordering: .relaxed).oldValue
             guard index < frames.count else { break }
-            let text = reader.read(photo, frame: frames[index], engine: engine, isCancelled: isCancelled)
+            let text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
             shared.results.withLock { $0[index] = text }
             shared.done.add(1, ordering: .releasing)
         }
