@@ -1,8 +1,9 @@
 import BookscanBase
 // EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
 //
-//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N]
+//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr]
 //
+// The recognizer defaults to BOOKSCAN_RECOGNIZER, else the engine's default (`RecognizerKind.standard`).
 // Each book carries box, confidence and (unless --no-ocr) title, author, text, textConfidence,
 // orientation; each file the wall time of the whole scan (time_ms) and of reading titles (ocr_ms).
 import Foundation
@@ -18,6 +19,8 @@ struct Options {
     var longSide = 1000
     var ocr = true
     var threads = 2
+    /// nil: `RecognizerKind.configured()`.
+    var recognizer: RecognizerKind?
 
     static func parse(_ args: [String]) -> Options? {
         var o = Options()
@@ -36,6 +39,9 @@ struct Options {
             case "--out": o.out = value
             case "--long-side": o.longSide = Int(value) ?? o.longSide
             case "--threads": o.threads = Int(value) ?? o.threads
+            case "--recognizer":
+                guard let kind = RecognizerKind(rawValue: value) else { return nil }
+                o.recognizer = kind
             default: return nil
             }
             i += 2
@@ -56,7 +62,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
 guard let options = Options.parse(CommandLine.arguments) else {
-    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr]\n".utf8))
     exit(2)
 }
 let fm = FileManager.default
@@ -72,7 +78,9 @@ let names = ((try? fm.contentsOfDirectory(atPath: options.images)) ?? [])
 var reader: ShelfReader?
 if options.ocr {
     do {
-        reader = ShelfReader(pool: try TesseractPool(), threads: options.threads)
+        let kind = try options.recognizer ?? RecognizerKind.configured()
+        reader = ShelfReader(pool: try RecognizerPool(kind: kind), threads: options.threads)
+        print("recognizer \(kind.rawValue)")
     } catch {
         FileHandle.standardError.write(Data("EngineEval: \(error)\n".utf8))
         exit(1)

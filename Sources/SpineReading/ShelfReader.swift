@@ -4,7 +4,7 @@ import ScanProtocol
 import Synchronization
 
 /// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
-/// lettering needs, then reads the spines on `threads` threads, each with its own pooled Tesseract handle.
+/// lettering needs, then reads the spines on `threads` threads, each with its own pooled recognizer handle.
 public struct ShelfReader: Sendable {
     /// The photo to read: the JPEG (decoded here, gray, at a scale chosen per photo) or pixels already decoded.
     public enum Source: Sendable {
@@ -12,16 +12,21 @@ public struct ShelfReader: Sendable {
         case image(PixelBuffer)
     }
 
-    /// The pooled handles.
-    public let pool: TesseractPool
+    /// The pooled recognizer handles (Tesseract's or PP-OCR's).
+    public let pool: RecognizerPool
     public let tuning: ReadingTuning
     /// Reading threads per scan (the calling thread is one of them).
     public let threads: Int
 
-    public init(pool: TesseractPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+    public init(pool: RecognizerPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
         self.pool = pool
         self.tuning = tuning
         self.threads = max(1, threads)
+    }
+
+    /// A reader with Tesseract's handles.
+    public init(pool: TesseractPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+        self.init(pool: RecognizerPool(.tesseract(pool)), tuning: tuning, threads: threads)
     }
 
     /// Pixels across the spine the decode should keep for the narrower spines (20th percentile).
@@ -107,24 +112,22 @@ public struct ShelfReader: Sendable {
 
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
     private static func work(
-        _ shared: SharedWork, photos: [ReadingPhoto], frames: [SpineFrame], reader: SpineReader, pool: TesseractPool,
+        _ shared: SharedWork, photos: [ReadingPhoto], frames: [SpineFrame], reader: SpineReader, pool: RecognizerPool,
         isCancelled: () -> Bool
     ) {
-        let engine: TesseractEngine
         do {
-            engine = try pool.checkOut()
+            try pool.withRecognizer { engine in
+                while !isCancelled() {
+                    let index = shared.next.add(1, ordering: .relaxed).oldValue
+                    guard index < frames.count else { break }
+                    let text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
+                    shared.results.withLock { $0[index] = text }
+                    shared.done.add(1, ordering: .releasing)
+                }
+            }
         } catch {
             shared.failure.withLock { $0 = error }
             shared.cancelled.store(true, ordering: .relaxed)
-            return
-        }
-        defer { pool.checkIn(engine) }
-        while !isCancelled() {
-            let index = shared.next.add(1, ordering: .relaxed).oldValue
-            guard index < frames.count else { break }
-            let text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
-            shared.results.withLock { $0[index] = text }
-            shared.done.add(1, ordering: .releasing)
         }
     }
 }

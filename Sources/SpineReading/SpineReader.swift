@@ -1,16 +1,16 @@
 import ImageKit
 import ScanProtocol
 
-/// Reads one spine: crops it along its own axis in every plausible direction, prepares each strip,
-/// lets Tesseract read it, keeps the most confident reading and splits it into title and author.
+/// Reads one spine: crops it along its own axis in every plausible direction, prepares each strip, lets
+/// the recognizer (Tesseract or PP-OCR) read it, keeps the most confident reading and splits it into title and author.
 struct SpineReader: Sendable {
     let tuning: ReadingTuning
 
     /// One direction's reading.
     private struct Reading {
         var direction: ReadingDirection
-        /// Tesseract's page layout the strip was read with.
-        var layout: TesseractEngine.Layout
+        /// The page layout the strip was read with (Tesseract's; PP-OCR finds its own lines).
+        var layout: StripLayout
         /// The strip's scale over the one the spine's width asks for.
         var scaleFactor: Double
         /// Whether the strip was smoothed (`StripPreparer.smoothed`) before it was read.
@@ -34,7 +34,7 @@ struct SpineReader: Sendable {
     }
 
     /// Reads the spine; `isCancelled` is polled between directions (a reading returns `.unread` then).
-    func read(_ photo: ReadingPhoto, frame: SpineFrame, engine: TesseractEngine, isCancelled: () -> Bool) -> SpineText {
+    func read(_ photo: ReadingPhoto, frame: SpineFrame, engine: any StripRecognizer, isCancelled: () -> Bool) -> SpineText {
         var best: Reading?
         var strips: [ReadingDirection: PreparedStrip] = [:]
         for direction in directions(frame) {
@@ -80,10 +80,10 @@ struct SpineReader: Sendable {
         // read again in the other layout; that title counts only when it holds the part read first (not
         // a neighbouring group that lost the part: "Federalist Papers").
         if text.title == nil, let group = best.groups.first, TextGrouper.isIncompleteTitle(Self.clean(group.text)),
-            let strip = strips[best.direction]
+            let strip = strips[best.direction], engine.distinguishesLayouts
         {
             if isCancelled() { return .unread }
-            let other: TesseractEngine.Layout = best.layout == .sparseText ? .singleBlock : .sparseText
+            let other: StripLayout = best.layout == .sparseText ? .singleBlock : .sparseText
             if let again = readAgain(strip, of: best, in: other, frame: frame, engine: engine, taking: { Self.contains($0, part: group.text) }) {
                 (best, text) = again
             }
@@ -98,7 +98,8 @@ struct SpineReader: Sendable {
         // short word or its other line ("Side of Paradise", "THE SECRET" without AGENT): one block of the same
         // strip reads again, and a longer title that holds it in a row takes its place.
         if let title = text.title, best.layout == .sparseText, !best.smoothed, best.scaleFactor == 1,
-            text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction]
+            text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction],
+            engine.distinguishesLayouts
         {
             if isCancelled() { return .unread }
             let longer = { (other: String) in Self.letters(other).count > Self.letters(title).count && Self.contains(other, part: title) }
@@ -130,7 +131,7 @@ struct SpineReader: Sendable {
     /// `strip` (the one `reading` read) read again in `layout`, with what it gives, when `taking` accepts
     /// the title it gives; nil otherwise.
     private func readAgain(
-        _ strip: PreparedStrip, of reading: Reading, in layout: TesseractEngine.Layout, frame: SpineFrame, engine: TesseractEngine,
+        _ strip: PreparedStrip, of reading: Reading, in layout: StripLayout, frame: SpineFrame, engine: any StripRecognizer,
         taking: (String) -> Bool
     ) -> (Reading, SpineText)? {
         let again = recognise(strip, direction: reading.direction, engine: engine, layout: layout)
@@ -145,7 +146,7 @@ struct SpineReader: Sendable {
     /// JPEG blocks that Tesseract took for letters ("SRR SSE A ae") go; the lettering, already soft, loses
     /// little. Its title is always confirmed (`read`).
     private func smoothedLook(
-        _ photo: ReadingPhoto, frame: SpineFrame, first: ReadingDirection?, engine: TesseractEngine, isCancelled: () -> Bool
+        _ photo: ReadingPhoto, frame: SpineFrame, first: ReadingDirection?, engine: any StripRecognizer, isCancelled: () -> Bool
     ) -> Reading? {
         var order = directions(frame)
         if let first, let i = order.firstIndex(of: first) { order.insert(order.remove(at: i), at: 0) }
@@ -269,13 +270,13 @@ struct SpineReader: Sendable {
     /// one block everywhere: exact titles 33.2 → 34.7 % (medium 48.3 → 51.5 %), precision 86.7 → 87.2 %,
     /// median time per photo 1.92 → 1.49 s; sparse text across too: 34.1 %; one block first and sparse
     /// text when it gave no title: 33.5 %, 1.86 s.
-    func firstLayout(_ direction: ReadingDirection) -> TesseractEngine.Layout {
+    func firstLayout(_ direction: ReadingDirection) -> StripLayout {
         direction == .across || !tuning.sparseTextAlong ? .singleBlock : .sparseText
     }
 
     /// Lets Tesseract read a prepared strip (in `layout`, or the direction's `firstLayout`) and scores the reading.
     private func recognise(
-        _ strip: PreparedStrip, direction: ReadingDirection, engine: TesseractEngine, layout chosenLayout: TesseractEngine.Layout? = nil,
+        _ strip: PreparedStrip, direction: ReadingDirection, engine: any StripRecognizer, layout chosenLayout: StripLayout? = nil,
         scaleFactor: Double = 1
     ) -> Reading {
         let layout = chosenLayout ?? firstLayout(direction)

@@ -3,7 +3,7 @@ import CTesseractShim
 import Foundation
 import ImageKit
 
-/// One recognised word: its text, Tesseract's confidence (0–100) and box in the image it read.
+/// One recognised word: its text, the recognizer's confidence (0–100) and box in the image it read.
 struct RecognisedWord: Sendable, Hashable {
     var text: String
     var confidence: Double
@@ -58,21 +58,15 @@ struct RecognisedWord: Sendable, Hashable {
 
 /// One Tesseract handle (LSTM only, with the LSTM's word lists; the legacy engine's are off). Not thread-safe: used by one thread at a time;
 /// `TesseractPool` hands each out exclusively and keeps it for reuse.
-final class TesseractEngine: @unchecked Sendable {
+final class TesseractEngine: StripRecognizer, @unchecked Sendable {
     private let handle: OpaquePointer
 
     /// Line images Tesseract has written as uncompressed PNG in this process (`CTesseractShim`: its
     /// LSTM receives every line through an in-memory PNG; 0 when the shim does not interpose).
     static var uncompressedLineImages: UInt64 { bs_uncompressed_png_writes() }
 
-    /// Page-segmentation modes the reader uses.
-    enum Layout: Int32 {
-        case singleBlockVertical = 5
-        case singleBlock = 6
-        case singleLine = 7
-        /// Sparse text: every block of lettering found on its own, in no assumed layout.
-        case sparseText = 11
-    }
+    /// Page-segmentation modes the reader uses (their raw values are Tesseract's).
+    typealias Layout = StripLayout
 
     /// Loads the language; throws `.languageDataMissing` when Tesseract cannot.
     init(settings: OCRSettings) throws(SpineReadingError) {
@@ -161,6 +155,9 @@ final class TesseractEngine: @unchecked Sendable {
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }
+
+    /// Tesseract reads a strip differently in each page-segmentation mode.
+    var distinguishesLayouts: Bool { true }
 
     /// The Tesseract library version.
     static var version: String { TessVersion().map { String(cString: $0) } ?? "unknown" }

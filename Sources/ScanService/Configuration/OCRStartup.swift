@@ -2,8 +2,8 @@ import ScanEngine
 import ScanProtocol
 import SpineReading
 
-/// The OCR side of a service start: loads the language data once (the pooled Tesseract handles
-/// every scan checks out) or refuses to start with `SpineReadingError.languageDataMissing`.
+/// The OCR side of a service start: loads the chosen recognizer once (the pooled Tesseract or PP-OCR
+/// handles every scan checks out) or refuses to start with its `SpineReadingError`.
 struct OCRStartup: Sendable {
     /// The engine configuration with its title reader (none when the configuration turns OCR off).
     let engine: ScanEngine.Configuration
@@ -18,7 +18,9 @@ struct OCRStartup: Sendable {
             return
         }
         if engine.reader == nil {
-            engine.reader = ShelfReader(pool: try TesseractPool(settings: settings))
+            let kind: RecognizerKind
+            if let chosen = configuration.recognizer { kind = chosen } else { kind = try RecognizerKind.configured() }
+            engine.reader = ShelfReader(pool: try RecognizerPool(kind: kind, settings: settings))
         }
         self.engine = engine
         self.status = engine.reader?.pool.info

@@ -1,0 +1,34 @@
+import ScanProtocol
+import Synchronization
+
+/// libppocr handles created once and reused, one per reading thread (as `TesseractPool`): the models are
+/// loaded when the pool is made (proving they are there) and a new handle only when all are in use.
+public final class PPOCRPool: Sendable {
+    /// Where the models are.
+    public let models: PPOCRModels
+    /// The engine and model versions, for `/healthz`.
+    public let info: OCREngineStatus
+    private let idle: Mutex<[PPOCRRecognizer]>
+
+    /// Loads one handle; throws `.recognizerModelsMissing` or `.recognizerLoadFailed` when it cannot.
+    public init(models: PPOCRModels = .configured()) throws(SpineReadingError) {
+        let first = try PPOCRRecognizer(models: models)
+        self.models = models
+        self.info = OCREngineStatus(engine: RecognizerKind.ppocr.rawValue, version: PPOCRModels.version, language: "ch+en")
+        self.idle = Mutex([first])
+    }
+
+    /// An idle handle, or a new one when all are in use.
+    func checkOut() throws(SpineReadingError) -> PPOCRRecognizer {
+        if let recognizer = idle.withLock({ $0.popLast() }) { return recognizer }
+        return try PPOCRRecognizer(models: models)
+    }
+
+    /// Returns a handle for the next scan.
+    func checkIn(_ recognizer: PPOCRRecognizer) {
+        idle.withLock { $0.append(recognizer) }
+    }
+
+    /// How many handles wait idle.
+    public var idleCount: Int { idle.withLock { $0.count } }
+}
