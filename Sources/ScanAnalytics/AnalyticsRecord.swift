@@ -1,6 +1,12 @@
 import Foundation
 import ScanClient
 
+/// A client other than the CLI that reports its runs to the service's analytics log.
+public enum AnalyticsClient: String, Codable, Sendable, Equatable {
+    /// The web page of `bookscan serve`.
+    case web
+}
+
 /// One line of the analytics log: how one job run went and which ProgressStrategy carried it.
 /// The schema is `Analytics/analytics-record.schema.json` (version 2: Server-Sent Events; version 1
 /// records still read); never holds tokens or raw addresses.
@@ -12,6 +18,8 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public var jobId: String?
     /// The command that ran the job: `scan`, `watch` or `batch`.
     public var command: String
+    /// The client that ran it: absent for the CLI, `web` for the page `serve` answers at `/` (`POST /v1/analytics`).
+    public var client: AnalyticsClient? = nil
     /// `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized, job_lost, socket_unavailable`.
     public var outcome: RunOutcome
     /// `websocket, websocket_reconnected, sse, polling_fallback, polling`; nil when nothing was tracked.

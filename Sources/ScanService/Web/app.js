@@ -1,0 +1,255 @@
+// The page: pick or photograph shelves, upload them, follow each scan live, show what was found,
+// keep a history. Wires the modules together; each one's rules live in that module.
+import { LadderTracker } from "./tracker.js";
+import { STAGE_LABELS } from "./merge.js";
+import { renderResult } from "./result.js";
+import { getJSON, postAnalytics, preparePhoto, tokenStore, upload } from "./upload.js";
+
+const HISTORY_KEY = "bookscan.history";
+const HISTORY_LENGTH = 30;
+const $ = (selector) => document.querySelector(selector);
+
+const page = { limits: null, version: "unknown", trackers: new Set(), photos: new Map() };
+const forced = ["websocket", "sse", "polling"].includes(new URLSearchParams(location.search).get("strategy"))
+  ? new URLSearchParams(location.search).get("strategy") : null;
+
+/** A v4 UUID: crypto.randomUUID where the page is a secure context, else from crypto.getRandomValues (plain http on a LAN). */
+function newJobId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const browserEnv = {
+  openSocket(path) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return new WebSocket(`${scheme}//${location.host}${path}`);
+  },
+  openStream(path) {
+    return new EventSource(path);
+  },
+  getJSON,
+  setTimer: (action, ms) => setTimeout(action, ms),
+  clearTimer: (id) => clearTimeout(id),
+  now: () => performance.now(),
+};
+
+// MARK: the service and its token
+
+async function connect() {
+  const health = await getJSON("/healthz").catch(() => null);
+  if (health?.body?.version) page.version = health.body.version;
+  const limits = await getJSON("/v1/limits").catch(() => ({ status: 0 }));
+  if (limits.status === 200) {
+    page.limits = limits.body;
+    $("#token-form").hidden = true;
+    $("#capture").hidden = false;
+    $("#status").textContent = "";
+    return;
+  }
+  $("#capture").hidden = true;
+  if (limits.status === 401) {
+    $("#token-form").hidden = false;
+    $("#status").textContent = tokenStore.get() ? "That token was not accepted." : "This service needs its access token.";
+    $("#token").focus();
+  } else {
+    $("#status").textContent = "The service cannot be reached. Reload to try again.";
+  }
+}
+
+// MARK: history
+
+function readHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(HISTORY_KEY) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const list = [entry, ...readHistory().filter((old) => old.jobId !== entry.jobId)].slice(0, HISTORY_LENGTH);
+  localStorage.setItem(HISTORY_KEY, JSON.stringify(list));
+  showHistory();
+}
+
+function showHistory() {
+  const list = $("#history-list");
+  list.replaceChildren();
+  for (const entry of readHistory()) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#job=${entry.jobId}`;
+    link.textContent = entry.name;
+    const when = document.createElement("span");
+    when.className = "small";
+    when.textContent = ` ${new Date(entry.at).toLocaleString()} · ${entry.books} books`;
+    item.append(link, when);
+    list.append(item);
+  }
+  $("#history").hidden = list.children.length === 0;
+}
+
+async function openFromHistory() {
+  const match = /^#job=([0-9a-f-]{36})$/.exec(location.hash);
+  if (!match) return;
+  const entry = readHistory().find((old) => old.jobId === match[1]);
+  const name = entry?.name ?? "photo.jpg";
+  const card = newCard(name);
+  const answer = await getJSON(`/v1/scans/${match[1]}`).catch(() => ({ status: 0 }));
+  if (answer.status === 200 && answer.body?.state === "succeeded" && answer.body.result) {
+    card.progress.value = 1;
+    card.stage.textContent = "done";
+    card.body.append(renderResult({ result: answer.body.result, imageName: name, photoURL: page.photos.get(match[1]) ?? null }));
+  } else if (answer.status === 404) {
+    card.stage.textContent = "The service no longer keeps this scan.";
+  } else {
+    card.stage.textContent = answer.body?.error?.message ?? `This scan is ${answer.body?.state ?? "not readable now"}.`;
+  }
+}
+
+// MARK: scanning
+
+function newCard(name) {
+  const template = $("#job-template").content.cloneNode(true);
+  const card = {
+    root: template.querySelector(".job"), name: template.querySelector(".name"), upload: template.querySelector(".upload"),
+    progress: template.querySelector(".progress"), stage: template.querySelector(".stage"), via: template.querySelector(".via"),
+    body: template.querySelector(".job-body"),
+  };
+  card.name.textContent = name;
+  $("#jobs").prepend(card.root);
+  return card;
+}
+
+function analyticsRecord(jobId, summary, command) {
+  const outcomes = new Set(["succeeded", "failed", "canceled", "job_lost", "unauthorized"]);
+  return {
+    schemaVersion: 2, timestamp: new Date().toISOString(), jobId, command, client: "web",
+    outcome: outcomes.has(summary.outcome) ? summary.outcome : "failed", strategy: summary.strategy,
+    fallbackFrom: summary.fallbackFrom ?? undefined, fallbackReason: summary.fallbackReason ?? undefined,
+    fallbackStatus: summary.fallbackStatus ?? undefined, fallbackPhase: summary.fallbackPhase ?? undefined,
+    reconnects: summary.reconnects, socketFailures: summary.socketFailures, streamFailures: summary.streamFailures, polls: summary.polls,
+    eventsByPath: summary.eventsByPath, uploadSeconds: summary.uploadSeconds ?? undefined,
+    firstEventSeconds: summary.firstEventSeconds ?? undefined, totalSeconds: summary.totalSeconds, bytesUp: summary.bytesUp ?? undefined,
+    uploadAttempts: summary.uploadAttempts, resubmissions: 0, spinesFound: summary.spinesFound ?? undefined,
+    network: "web", server: "web", bookscanVersion: page.version,
+  };
+}
+
+async function scan(files) {
+  const photos = [...files].filter((file) => file.type.startsWith("image/"));
+  if (photos.length === 0 || !page.limits) return;
+  const batch = photos.length > 1;
+  const cards = new Map();
+  // A batch shares one multiplexed subscription per `maxJobsPerEventSocket` jobs; without that
+  // route (an older service) every job has a tracker of its own.
+  const groupSize = batch ? Math.max(1, page.limits.maxJobsPerEventSocket ?? 1) : 1;
+  const makeTracker = () => {
+    const tracker = new LadderTracker({
+      env: browserEnv, token: tokenStore.get(), multiplexed: groupSize > 1, heartbeatSeconds: page.limits.heartbeatSeconds,
+      forced, eventStream: page.limits.eventStream !== false,
+      onEvent: (jobId, event, fraction) => {
+        const card = cards.get(jobId);
+        card.progress.value = fraction;
+        card.progress.textContent = `${Math.round(fraction * 100)} %`;
+        card.stage.textContent = `${STAGE_LABELS[event.stage] ?? event.stage} · ${Math.round(fraction * 100)} %`;
+      },
+      onEnd: (jobId, summary) => {
+        const card = cards.get(jobId);
+        card.via.textContent = `via ${summary.transport} (${summary.strategy})`;
+        card.root.dataset.strategy = summary.strategy;
+        card.root.dataset.outcome = summary.outcome;
+        const result = summary.event?.result;
+        if (summary.outcome === "succeeded" && result) {
+          card.body.append(renderResult({ result, imageName: card.name.textContent, photoURL: page.photos.get(jobId) }));
+          remember({ jobId, name: card.name.textContent, at: Date.now(), books: result.spines.length });
+        } else {
+          card.stage.textContent = summary.error?.message ?? summary.event?.error?.message ?? `The scan ended: ${summary.outcome.replace("_", " ")}.`;
+        }
+        postAnalytics(analyticsRecord(jobId, summary, batch ? "batch" : "scan"));
+        if (tracker.unfinished().length === 0) page.trackers.delete(tracker);
+      },
+      onTransport: (label) => {
+        for (const [jobId, card] of cards) if (tracker.jobs.has(jobId) && !card.root.dataset.outcome) card.via.textContent = `via ${label}`;
+      },
+    });
+    page.trackers.add(tracker);
+    return tracker;
+  };
+  let tracker = null;
+  let inGroup = 0;
+  for (const file of photos) {
+    const jobId = newJobId();
+    const card = newCard(file.name);
+    card.root.dataset.jobId = jobId;
+    cards.set(jobId, card);
+    try {
+      card.stage.textContent = "preparing";
+      const prepared = await preparePhoto(file, page.limits.recommendedLongSide);
+      page.photos.set(jobId, URL.createObjectURL(prepared.blob));
+      card.stage.textContent = "uploading";
+      const startedAt = performance.now();
+      const sent = await upload(jobId, prepared.blob, (fraction) => {
+        card.upload.value = fraction;
+        card.upload.textContent = `${Math.round(fraction * 100)} %`;
+      });
+      if (!tracker || inGroup === groupSize) {
+        tracker = makeTracker();
+        inGroup = 0;
+      }
+      inGroup += 1;
+      tracker.add(sent.snapshot, { startedAt, seconds: sent.seconds, bytes: prepared.blob.size, attempts: sent.attempts });
+    } catch (error) {
+      card.stage.textContent = error.message ?? "The photo could not be sent.";
+      card.root.dataset.outcome = "rejected";
+      if (error.status === 401) connect();
+    }
+  }
+}
+
+// MARK: events of the page
+
+function wire() {
+  $("#token-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    tokenStore.set($("#token").value.trim());
+    $("#token").value = "";
+    connect();
+  });
+  $("#forget-token").addEventListener("click", () => {
+    tokenStore.set(null);
+    connect();
+  });
+  $("#photos").addEventListener("change", (change) => {
+    scan(change.target.files);
+    change.target.value = "";
+  });
+  const drop = $("#drop");
+  drop.addEventListener("dragover", (over) => {
+    over.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (dropped) => {
+    dropped.preventDefault();
+    drop.classList.remove("over");
+    scan(dropped.dataTransfer.files);
+  });
+  const resume = () => {
+    for (const tracker of page.trackers) tracker.resume();
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") resume();
+  });
+  window.addEventListener("online", resume);
+  window.addEventListener("hashchange", openFromHistory);
+}
+
+wire();
+showHistory();
+connect().then(openFromHistory);

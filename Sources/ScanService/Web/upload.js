@@ -1,0 +1,131 @@
+// The service's HTTP side as the page uses it: the token, JSON requests, and the upload of a photo
+// the way the CLI does it: the photo fitted to the service's recommended long side (upright, by its
+// EXIF orientation) and PUT to /v1/scans/{jobId} under a jobId made here, so a retry after a network
+// hiccup is the same job, never a second one.
+
+const TOKEN_KEY = "bookscan.token";
+const UPLOAD_ATTEMPTS = 4;
+const JPEG_QUALITY = 0.9;
+
+/** The token this browser keeps for the service (localStorage: never in a URL bar or a cookie). */
+export const tokenStore = {
+  get() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  set(token) {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  },
+};
+
+/** A request the service answered with its error JSON (or not at all). */
+export class ServiceError extends Error {
+  constructor(status, body, retryAfterSeconds = null) {
+    super(body?.error?.message ?? (status === 0 ? "the service cannot be reached" : `the service answered ${status}`));
+    this.status = status;
+    this.code = body?.error?.code ?? null;
+    this.retryable = status === 0 || (body?.error?.retryable ?? false);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+function authHeaders() {
+  const token = tokenStore.get();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+function retryAfter(value) {
+  const seconds = Number.parseInt(value ?? "", 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/** GET `path` as JSON: `{status, body, retryAfterSeconds}` (the tracker's polls and the page's reads). */
+export async function getJSON(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json", ...authHeaders() }, cache: "no-store" });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body, retryAfterSeconds: retryAfter(response.headers.get("Retry-After")) };
+}
+
+/** POST one analytics record (best effort: a run is not worse for a record that did not arrive). */
+export async function postAnalytics(record) {
+  try {
+    await fetch("/v1/analytics", {
+      method: "POST", headers: { "Content-Type": "application/json", ...authHeaders() }, body: JSON.stringify(record), keepalive: true,
+    });
+  } catch {
+    // Offline: the record is lost, the result is not.
+  }
+}
+
+/** `file` as an upload-ready JPEG: the file itself when it is a JPEG within `longSide`, else decoded
+ * upright (EXIF orientation applied by the browser), scaled so its long side is `longSide`, re-encoded. */
+export async function preparePhoto(file, longSide) {
+  const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  try {
+    const long = Math.max(bitmap.width, bitmap.height);
+    if (file.type === "image/jpeg" && long <= longSide) return { blob: file, width: bitmap.width, height: bitmap.height, scaled: false };
+    const scale = Math.min(1, longSide / long);
+    const width = Math.max(1, Math.round(bitmap.width * scale));
+    const height = Math.max(1, Math.round(bitmap.height * scale));
+    const canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext("2d");
+    context.imageSmoothingQuality = "high";
+    context.drawImage(bitmap, 0, 0, width, height);
+    const blob = await new Promise((resolve, reject) =>
+      canvas.toBlob((made) => (made ? resolve(made) : reject(new Error("the browser could not encode the photo"))), "image/jpeg", JPEG_QUALITY));
+    return { blob, width, height, scaled: true };
+  } finally {
+    bitmap.close();
+  }
+}
+
+function putOnce(jobId, blob, onProgress) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("PUT", `/v1/scans/${jobId}`);
+    request.setRequestHeader("Content-Type", "image/jpeg");
+    for (const [name, value] of Object.entries(authHeaders())) request.setRequestHeader(name, value);
+    request.responseType = "json";
+    request.upload.onprogress = (progress) => {
+      if (progress.lengthComputable) onProgress(progress.loaded / progress.total);
+    };
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300 && request.response) {
+        onProgress(1);
+        resolve(request.response);
+      } else {
+        reject(new ServiceError(request.status, request.response, retryAfter(request.getResponseHeader("Retry-After"))));
+      }
+    };
+    request.onerror = () => reject(new ServiceError(0, null));
+    request.ontimeout = () => reject(new ServiceError(0, null));
+    request.send(blob);
+  });
+}
+
+/** PUTs `blob` as job `jobId`, retrying what may succeed later (the same jobId: idempotent).
+ * Resolves to `{snapshot, attempts, seconds}`; rejects with the last ServiceError. */
+export async function upload(jobId, blob, onProgress) {
+  const started = performance.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const snapshot = await putOnce(jobId, blob, onProgress);
+      return { snapshot, attempts: attempt, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      if (!(error instanceof ServiceError) || !error.retryable || attempt >= UPLOAD_ATTEMPTS) {
+        error.attempts = attempt;
+        throw error;
+      }
+      const waitSeconds = error.retryAfterSeconds ?? 2 ** (attempt - 1);
+      onProgress(0);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30, waitSeconds) * 1000));
+    }
+  }
+}
