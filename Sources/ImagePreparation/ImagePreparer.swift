@@ -101,6 +101,8 @@ public struct ImagePreparer: Sendable {
             case .corrupt(let message), .corruptData(let message): throw .corrupt(message)
             case .truncated(let message): throw .truncated(message)
             case .tooManyPixels(let w, let h, let limit): throw .tooLarge(width: w, height: h, limit: limit)
+            // A decode bomb is refused as undecodable (exit code 6), saying which limit it went over.
+            case .overLimit(let limit): throw .corrupt(limit.description)
             case .encodeFailed(let message): throw .encodeFailed(message)
             }
         } catch {

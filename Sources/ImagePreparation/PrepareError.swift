@@ -11,7 +11,8 @@ public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(ImageFormat)
     /// The file is not an image at all.
     case notAnImage
-    /// libjpeg cannot decode it: corrupt markers or entropy data, bogus header fields.
+    /// libjpeg cannot decode it: corrupt markers or entropy data, bogus header fields; or decoding it would
+    /// cost more than any photo does (a decode bomb: too many scans, too large a coefficient buffer, too long).
     case corrupt(String)
     /// The file ends before the JPEG does.
     case truncated(String)

@@ -18,16 +18,25 @@ public struct CurlHTTPClient: Sendable {
         public var totalTimeout: Duration?
         /// A PEM bundle of extra CA certificates to trust (a private CA).
         public var caCertificatePath: String?
+        /// The largest response body read whole (`send`); a larger one ends the transfer with
+        /// `HTTPTransportError.Kind.responseTooLarge`. Streamed responses (`stream`) are not bounded here:
+        /// their consumer bounds each event.
+        public var maxResponseBytes: Int
+
+        /// The default `maxResponseBytes`: 4 MiB, as large as the largest WebSocket message the client
+        /// accepts. A protocol answer is far smaller: the result of a 172-book shelf is 80 KB.
+        public static let defaultMaxResponseBytes = 4 << 20
 
         public init(
             connectTimeout: Duration = .seconds(10), lowSpeedBytes: Int = 1, lowSpeedTime: Duration = .seconds(30),
-            totalTimeout: Duration? = nil, caCertificatePath: String? = nil
+            totalTimeout: Duration? = nil, caCertificatePath: String? = nil, maxResponseBytes: Int = defaultMaxResponseBytes
         ) {
             self.connectTimeout = connectTimeout
             self.lowSpeedBytes = lowSpeedBytes
             self.lowSpeedTime = lowSpeedTime
             self.totalTimeout = totalTimeout
             self.caCertificatePath = caCertificatePath
+            self.maxResponseBytes = maxResponseBytes
         }
     }
 
@@ -107,6 +116,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var readOffset = 0
     private var responseBody: [UInt8] = []
     private var responseHeaders: [String: String] = [:]
+    /// Set when the body passed `maxResponseBytes` (the write callback then stopped the transfer).
+    private var bodyTooLarge = false
     // Touched from any thread.
     private let canceled = Atomic<Bool>(false)
 
@@ -141,6 +152,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
+                let limit = Self.size(configuration.maxResponseBytes)
+                return .failure(.init(kind: .responseTooLarge, message: "the server's response is larger than \(limit), the most bookscan reads"))
+            }
             return .failure(Self.error(code, detail: detail, canceled: canceled.load(ordering: .relaxed)))
         }
         var status = 0
@@ -176,11 +191,17 @@ final class CurlTransfer: @unchecked Sendable {
                 me.deliverHead(to: sink)
                 sink.body(Array(bytes))
             } else {
+                guard bytes.count <= me.configuration.maxResponseBytes - me.responseBody.count else {
+                    me.bodyTooLarge = true
+                    return 0  // libcurl ends the transfer (CURLE_WRITE_ERROR)
+                }
                 me.responseBody.append(contentsOf: bytes)
             }
             return size * count
         }
         bs_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata)
+        // A declared length past the limit ends the transfer before its body (the write callback bounds the rest).
+        if sink == nil { bs_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBytes)) }
         bs_curl_setopt_header_function(handle) { pointer, size, count, userdata in
             guard let pointer, let userdata else { return 0 }
             let me = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
@@ -253,6 +274,13 @@ final class CurlTransfer: @unchecked Sendable {
         var status = 0
         bs_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         sink.head(status, responseHeaders)
+    }
+
+    /// `4 MiB`, `512 KiB`, `1000 bytes`.
+    private static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     private static func error(_ code: CURLcode, detail: String, canceled: Bool) -> HTTPTransportError {

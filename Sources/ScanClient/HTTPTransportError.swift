@@ -7,6 +7,8 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         case timedOut = "timed_out"
         case connectionReset = "connection_reset"
         case tlsVerification = "tls_verification"
+        /// The response body passed `CurlHTTPClient.Configuration.maxResponseBytes`.
+        case responseTooLarge = "response_too_large"
         case canceled
         case other
     }
@@ -24,7 +26,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     public var isRetryable: Bool {
         switch kind {
         case .couldNotConnect, .timedOut, .connectionReset: true
-        case .couldNotResolve, .tlsVerification, .canceled, .other: false
+        case .couldNotResolve, .tlsVerification, .responseTooLarge, .canceled, .other: false
         }
     }
 

@@ -138,7 +138,11 @@ public struct ScanAPI: Sendable {
         do { try await Task.sleep(for: delay) } catch { throw .transport(HTTPTransportError(kind: .canceled, message: "canceled")) }
     }
 
+    /// The protocol error a response carries, its message made fit to show (`ServerText`); nil when the
+    /// body is not one.
     static func errorBody(_ response: HTTPResponseData) -> ErrorBody? {
-        try? WireCoding.decode(ErrorResponse.self, from: Data(response.body)).error
+        guard var body = try? WireCoding.decode(ErrorResponse.self, from: Data(response.body)).error else { return nil }
+        body.message = ServerText.sanitized(body.message)
+        return body
     }
 }

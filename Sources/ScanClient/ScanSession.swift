@@ -133,7 +133,8 @@ public struct ScanSession: Sendable {
             case .canceled: report.outcome = .canceled
             default:
                 report.outcome = .failed
-                report.error = event.error?.message ?? "the scan failed"
+                let message = event.error.map { ServerText.sanitized($0.message) } ?? ""
+                report.error = message.isEmpty ? "the scan failed" : message
             }
         case .timedOut:
             report.outcome = .timedOut

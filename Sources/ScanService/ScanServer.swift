@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import ScanAnalytics
 import ScanEngine
 import ServiceLifecycle
 import UnixSignals
@@ -41,24 +42,27 @@ public struct ScanServer: Sendable {
         let routes = ScanRoutes(
             configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
 
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let access = ServiceAccess(token: configuration.token)
+        let router = Router(context: ScanRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: AccessLogMiddleware(logger: logger))
-        router.add(middleware: UnmatchedRouteMiddleware())
+        router.add(middleware: UnmatchedRouteMiddleware(access: access))
         if let observe = configuration.faults.observeRequest {
             router.add(middleware: RequestObserverMiddleware(observe: observe))
         }
         if let delay = configuration.faults.responseDelay {
             router.add(middleware: ResponseDelayMiddleware(delay: delay))
         }
-        if let token = configuration.token {
-            router.add(middleware: BearerAuthMiddleware(token: token))
-        }
         if configuration.database != nil {
             router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
         }
-        routes.register(on: router)
-        let events = EventSocket(configuration: configuration, store: store, metrics: metrics)
+        // The token is checked by the group each route is registered in (`AccessGroups`), after the
+        // router matched the path: never by looking at the raw path.
+        let groups = AccessGroups(router: router, access: access)
+        routes.register(on: groups)
+        WebClientRoutes().register(on: groups)
+        AnalyticsIngestRoutes(log: configuration.analyticsLogPath.map { AnalyticsLog(path: $0) }).register(on: groups)
+        let events = EventSocket(configuration: configuration, store: store, metrics: metrics, access: access)
 
         let workers = ScanWorkers(
             store: store, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
@@ -84,12 +88,9 @@ public struct ScanServer: Sendable {
         guard let database = configuration.database else {
             return (MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity), [])
         }
-        if database.migrate { _ = try await DatabaseSchema.migrate(database.url, logger: logger) }
-        let connector = DatabaseConnector(url: database.url)
-        let client = PostgresClient(configuration: connector.clientConfiguration, backgroundLogger: logger)
-        let store = PostgresJobStore(
-            client: client, connector: connector, settings: database, ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity,
+        let (store, services) = try await PostgresJobStore.make(
+            database, ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity, heartbeat: configuration.heartbeatInterval,
             metrics: metrics, logger: logger)
-        return (store, [client, EventFeedService(feed: store.feed, tick: configuration.heartbeatInterval)])
+        return (store, services)
     }
 }

@@ -25,11 +25,14 @@ public final class LoopbackHTTPServer: Sendable {
         public var status: Int
         public var headers: [(String, String)]
         public var body: [UInt8]
+        /// Send the body in 64 KiB chunks (`Transfer-Encoding: chunked`), its length declared nowhere.
+        public var chunked: Bool
 
-        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], chunked: Bool = false) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.chunked = chunked
         }
 
         /// A JSON body given as text.
@@ -140,11 +143,24 @@ public final class LoopbackHTTPServer: Sendable {
             let request = Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
             state.withLockedValue { $0.requests.append("\(request.method) \(request.target)") }
             let response = respond(request)
-            var text = "HTTP/1.1 \(response.status) X\r\nContent-Length: \(response.body.count)\r\n"
+            var text = "HTTP/1.1 \(response.status) X\r\n"
+            text += response.chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(response.body.count)\r\n"
             for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
             text += "\r\n"
-            guard send(fd, Array(text.utf8) + response.body) else { return }
+            guard send(fd, Array(text.utf8) + (response.chunked ? Self.chunks(response.body) : response.body)) else { return }
         }
+    }
+
+    /// `body` in the chunked transfer coding: 64 KiB chunks, then the last (empty) chunk.
+    private static func chunks(_ body: [UInt8]) -> [UInt8] {
+        var coded: [UInt8] = []
+        var start = 0
+        while start < body.count {
+            let end = min(body.count, start + 65536)
+            coded += Array((String(end - start, radix: 16) + "\r\n").utf8) + body[start..<end] + [13, 10]
+            start = end
+        }
+        return coded + Array("0\r\n\r\n".utf8)
     }
 
     private func read(_ fd: Int32) -> [UInt8]? {

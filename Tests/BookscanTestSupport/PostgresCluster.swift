@@ -12,6 +12,10 @@ public final class PostgresCluster: Sendable {
     public let port: Int
     private let binaries: String
     private let runAs: String?
+    /// What `postgres` is started with (`-o`).
+    private let serverOptions: String
+    /// Whether the cluster also listens on TCP at 127.0.0.1 (with TLS).
+    public let listensOnTCP: Bool
 
     /// The superuser and database every cluster has.
     public static let user = "postgres"
@@ -37,23 +41,41 @@ public final class PostgresCluster: Sendable {
         public init(description: String) { self.description = description }
     }
 
-    /// Creates and starts a cluster.
-    public init(port: Int = 5432) throws {
+    /// A server certificate and its key (PEM files) for a cluster that speaks TLS.
+    public struct ServerTLS: Sendable {
+        public let certificate: String
+        public let key: String
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
+
+    /// Creates and starts a cluster; with `tls`, it also listens on 127.0.0.1:`port` over TCP with
+    /// `ssl=on` and that certificate (plain connections stay allowed: clients choose).
+    public init(port: Int = 5432, tls: ServerTLS? = nil) throws {
         guard let binaries = Self.binaries else { throw StartFailed(description: Self.unavailableReason ?? "no PostgreSQL") }
         self.binaries = binaries
         self.port = port
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-pg-\(UUID().uuidString.prefix(8))").path
         directory = base
         runAs = getuid() == 0 ? "postgres" : nil
+        listensOnTCP = tls != nil
+        var options = "-c listen_addresses='\(tls == nil ? "" : "127.0.0.1")' -k \(base) -p \(port) -c fsync=off"
+        if tls != nil { options += " -c ssl=on -c ssl_cert_file=\(base)/server.pem -c ssl_key_file=\(base)/server.key" }
+        serverOptions = options
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        if let tls {
+            try FileManager.default.copyItem(atPath: tls.certificate, toPath: base + "/server.pem")
+            try FileManager.default.copyItem(atPath: tls.key, toPath: base + "/server.key")
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: base + "/server.key")
+        }
         if runAs != nil {
-            try run("/bin/chown", ["postgres:postgres", base], asOwner: false)
+            try run("/bin/chown", ["-R", "postgres:postgres", base], asOwner: false)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: base)
         }
         try run(binaries + "/initdb", ["-D", base + "/data", "-A", "trust", "-U", Self.user, "--no-sync", "-E", "UTF8"])
-        try run(
-            binaries + "/pg_ctl",
-            ["-D", base + "/data", "-w", "-l", base + "/server.log", "-o", "-c listen_addresses='' -k \(base) -p \(port) -c fsync=off", "start"])
+        try run(binaries + "/pg_ctl", ["-D", base + "/data", "-w", "-l", base + "/server.log", "-o", options, "start"])
     }
 
     /// `postgres://postgres@localhost:PORT/DB?host=DIR`: the URL of one of the cluster's databases over its socket.
@@ -115,9 +137,7 @@ public final class PostgresCluster: Sendable {
 
     /// Starts a paused server again.
     public func resume() throws {
-        try run(
-            binaries + "/pg_ctl",
-            ["-D", directory + "/data", "-w", "-l", directory + "/server.log", "-o", "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=off", "start"])
+        try run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-l", directory + "/server.log", "-o", serverOptions, "start"])
     }
 
     /// Runs `psql -c SQL` against the cluster; its output.
@@ -126,20 +146,31 @@ public final class PostgresCluster: Sendable {
         try run(binaries + "/psql", ["-h", directory, "-p", "\(port)", "-U", Self.user, "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
-    /// Runs a command to its end through `system(3)`, output in a file. Not Foundation's `Process`:
-    /// on Linux it learns that a child ended from a descriptor the child inherits, and the server
-    /// `pg_ctl start` leaves running inherits it too, so `waitUntilExit` would never return.
+    /// Runs a command to its end through `system(3)`; its standard output (what callers parse), with
+    /// standard error kept apart (it goes into the error when the command fails). Not Foundation's
+    /// `Process`: on Linux it learns that a child ended from a descriptor the child inherits, and the
+    /// server `pg_ctl start` leaves running inherits it too, so `waitUntilExit` would never return.
+    /// The command runs in a folder its user can enter (the cluster's own, or `/`), never the test
+    /// process's: a checkout only root may enter (a clone under `/root`) would make the `postgres`
+    /// user's programs print `could not change directory` into what is parsed.
     @discardableResult
     private func run(_ program: String, _ arguments: [String], asOwner: Bool = true) throws -> String {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-pg-out-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let errors = capture + ".err"
+        defer {
+            try? FileManager.default.removeItem(atPath: capture)
+            try? FileManager.default.removeItem(atPath: errors)
+        }
         var words = [program] + arguments
         if asOwner, let runAs { words = ["/usr/sbin/runuser", "-u", runAs, "--"] + words }
-        let command = words.map(Self.quoted).joined(separator: " ") + " </dev/null >\(Self.quoted(capture)) 2>&1"
+        let folder = asOwner && FileManager.default.fileExists(atPath: directory) ? directory : "/"
+        let command = "cd \(Self.quoted(folder)) && " + words.map(Self.quoted).joined(separator: " ")
+            + " </dev/null >\(Self.quoted(capture)) 2>\(Self.quoted(errors))"
         let status = system(command)
         let text = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
         guard status == 0 else {
-            throw StartFailed(description: "\((program as NSString).lastPathComponent) exited \(status): \(text.suffix(600))")
+            let diagnostics = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw StartFailed(description: "\((program as NSString).lastPathComponent) exited \(status): \((diagnostics + text).suffix(600))")
         }
         return text
     }

@@ -17,6 +17,14 @@ extension ChildProcess {
 
     /// `bookscan serve` prints `bookscan serve: listening on SCHEME://HOST:PORT`: the port, once it has.
     var listeningPort: Int? {
+        // `--log-format json`: the listening line is an object with the port as a number.
+        for line in stderr.split(separator: "\n") where line.hasPrefix("{") {
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                (object["message"] as? String)?.hasPrefix("listening on ") == true, let port = object["port"] as? Int
+            {
+                return port
+            }
+        }
         guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("bookscan serve: listening on ") }),
             let scheme = line.range(of: "://"),
             let colon = line[scheme.upperBound...].firstIndex(of: ":")

@@ -34,10 +34,11 @@ struct JobLeaseTests {
             async let b = table.claim(owner: "B", lease: .seconds(30), maxAttempts: 3, now: Date())
             let claims = try await [a, b].compactMap { $0 }
             #expect(Set(claims.map(\.id)) == [first, second])
-            #expect(claims.allSatisfy { $0.attempt == 1 && $0.image == JobTableTests.image })
+            #expect(claims.allSatisfy { $0.attempt.number == 1 && $0.image == JobTableTests.image })
             #expect(try await table.claim(owner: "C", lease: .seconds(30), maxAttempts: 3, now: Date()) == nil)
             let held = try #require(claims.first)
-            #expect(try await table.renew([held.id], owner: "nobody", lease: .seconds(30))[held.id] == nil)
+            #expect(try await table.renew([UUID()], lease: .seconds(30)).isEmpty)
+            #expect(try await table.renew([held.attempt.token], lease: .seconds(30))[held.attempt.token] == false)
         }
     }
 
@@ -47,16 +48,16 @@ struct JobLeaseTests {
             let id = try await admit(table)
             let first = try #require(try await table.claim(owner: "A", lease: .milliseconds(200), maxAttempts: 3, now: Date()))
             #expect(first.id == id)
-            #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.3, now: Date(), owner: "A") != nil)
+            #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.3, now: Date(), attempt: first.attempt) != nil)
             let second = try #require(try await claimEventually(table, owner: "B", lease: .seconds(30)))
-            #expect(second.id == id && second.attempt == 2)
-            #expect(try await table.renew([id], owner: "A", lease: .seconds(30))[id] == nil)
-            #expect(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.9, now: Date(), owner: "A") == nil)
+            #expect(second.id == id && second.attempt.number == 2)
+            #expect(try await table.renew([first.attempt.token], lease: .seconds(30))[first.attempt.token] == nil)
+            #expect(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.9, now: Date(), attempt: first.attempt) == nil)
             // The rerun replays a stage its subscribers saw: nothing is written until it catches up.
-            #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.1, now: Date(), owner: "B") == nil)
-            let next = try #require(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.1, now: Date(), owner: "B"))
+            #expect(try await table.append(id, state: .running, stage: .decoding, fraction: 0.1, now: Date(), attempt: second.attempt) == nil)
+            let next = try #require(try await table.append(id, state: .running, stage: .findingRows, fraction: 0.1, now: Date(), attempt: second.attempt))
             #expect(next.seq == 3 && next.fraction == 0.3, "the rerun goes on with the next seq and never shows less")
-            #expect(try await table.renew([id], owner: "B", lease: .seconds(30))[id] == false)
+            #expect(try await table.renew([second.attempt.token], lease: .seconds(30))[second.attempt.token] == false)
         }
     }
 
@@ -90,7 +91,7 @@ struct JobLeaseTests {
             let claim = try #require(try await table.claim(owner: "A", lease: .seconds(30), maxAttempts: 3, now: Date()))
             #expect(claim.id == running)
             #expect(try await table.requestCancel(running, now: Date())?.state == .queued)
-            #expect(try await table.renew([running], owner: "A", lease: .seconds(30))[running] == true)
+            #expect(try await table.renew([claim.attempt.token], lease: .seconds(30))[claim.attempt.token] == true)
             #expect(try await table.requestCancel(UUID(), now: Date()) == nil)
         }
     }

@@ -44,4 +44,21 @@ struct EventStreamParserTests {
         #expect(parser.retryMilliseconds == nil)
         #expect(messages(parser.consume(Array("\n\n".utf8))) == [.init(id: "1", event: nil, data: "half")])
     }
+
+    @Test("a line or a message past the cap ends in one overflow, and nothing after it is parsed; under the cap all passes")
+    func overflow() {
+        var parser = EventStreamParser(maxMessageBytes: 64)
+        // A message of three data lines, 60 bytes together, passes.
+        var items = parser.consume(Array("data: \(String(repeating: "a", count: 18))\ndata: \(String(repeating: "b", count: 18))\n\n".utf8))
+        #expect(messages(items).count == 1)
+        // One line that never ends (a hostile or broken stream) stops at the cap.
+        items = parser.consume(Array(repeating: UInt8(ascii: "x"), count: 100))
+        #expect(items == [.overflow])
+        #expect(parser.overflowed)
+        #expect(parser.consume(Array("data: late\n\n".utf8)).isEmpty)
+        // Many short data lines that together pass the cap overflow too.
+        var lines = EventStreamParser(maxMessageBytes: 64)
+        let many = lines.consume(Array(String(repeating: "data: 0123456789\n", count: 10).utf8))
+        #expect(many == [.overflow])
+    }
 }

@@ -62,6 +62,10 @@ public struct CampaignConfiguration: Sendable {
         pollInterval: .milliseconds(250), firstFrameDeadline: .seconds(3), socketGiveUp: .seconds(6), silenceTimeout: .seconds(2),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
+    /// The client's own default timings (what `bookscan` follows jobs with), to measure the product
+    /// rather than the campaign's fast settings.
+    public static let productTrackerSettings = TrackerSettings()
+
     /// The `.jpg` files of a folder, sorted.
     public static func images(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

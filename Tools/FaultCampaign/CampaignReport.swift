@@ -16,12 +16,15 @@ public struct CampaignReport: Sendable, Codable {
 
     /// A plain-text table: one row per fault kind, then each failed job.
     public func table() -> String {
-        var lines = ["fault                 jobs  passed  failed  classifications"]
+        var lines = ["fault                 jobs  passed  failed  terminal shown after written (median / max)  classifications"]
         for summary in byFault {
             let kinds = summary.classifications.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+            let delays = [summary.medianTerminalDelay, summary.maximumTerminalDelay]
+                .map { $0.map { String(format: "%.2f s", $0) } ?? "-" }.joined(separator: " / ")
             lines.append(
                 summary.kind.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)
-                    + String(format: "%6d  %6d  %6d  ", summary.jobs, summary.passed, summary.failed) + kinds)
+                    + String(format: "%6d  %6d  %6d  ", summary.jobs, summary.passed, summary.failed)
+                    + delays.padding(toLength: 44, withPad: " ", startingAt: 0) + kinds)
             for (reason, count) in summary.reasons.sorted(by: { $0.value > $1.value }) { lines.append("    ×\(count) \(reason)") }
         }
         lines.append(

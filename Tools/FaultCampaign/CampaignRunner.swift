@@ -131,6 +131,7 @@ public struct CampaignRunner: Sendable {
         let emitted = recorder.emittedByPath
         if report.eventsByPath != emitted { failures.append("report counts events \(report.eventsByPath), the stream emitted \(emitted)") }
         outcome.emittedByPath = emitted
+        outcome.terminalDelaySeconds = recorder.terminalDelaySeconds
         if job.fault.kind == .uploadReset, report.uploadAttempts < 2 { failures.append("the upload was not cut (\(report.uploadAttempts) attempt)") }
         let record = AnalyticsRecord(
             report: report, command: "scan", network: NetworkFingerprint.current().id, server: NetworkFingerprint.serverID(nil),

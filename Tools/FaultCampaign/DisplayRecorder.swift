@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import ScanClient
 import ScanProtocol
@@ -14,6 +15,8 @@ public final class DisplayRecorder: Sendable {
         var shown: Double
         /// The path the live line names (`[ws]` / `[poll]`) when it is drawn.
         var linePath: EventPath?
+        /// When the display got it (this process's clock, which the in-process service shares).
+        var shownAt: Date
     }
 
     private let stream = NIOLockedValueBox<(emitted: [Emitted], linePath: EventPath?)>(([], nil))
@@ -24,13 +27,22 @@ public final class DisplayRecorder: Sendable {
     public var observer: TrackerObserver {
         TrackerObserver(
             event: { [self] event, path, fraction in
-                stream.withLockedValue { $0.emitted.append(Emitted(event: event, path: path, shown: fraction, linePath: $0.linePath)) }
+                let now = Date()
+                stream.withLockedValue { $0.emitted.append(Emitted(event: event, path: path, shown: fraction, linePath: $0.linePath, shownAt: now)) }
             },
             path: { [self] path in stream.withLockedValue { $0.linePath = path } })
     }
 
     /// How many events were emitted (the analytics record's `eventsByPath` must add up to it).
     public var emittedCount: Int { stream.withLockedValue { $0.emitted.count } }
+
+    /// Seconds from the server writing the terminal event (its timestamp) to the display showing it;
+    /// nil without a terminal event. Meaningful when the service runs in this process (one clock).
+    public var terminalDelaySeconds: Double? {
+        stream.withLockedValue { state in
+            state.emitted.last { $0.event.state.isTerminal }.map { $0.shownAt.timeIntervalSince($0.event.timestamp) }
+        }
+    }
 
     /// Emitted events per path, as the analytics record counts them.
     public var emittedByPath: [String: Int] {

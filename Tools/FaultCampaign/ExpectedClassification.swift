@@ -55,6 +55,24 @@ public struct ExpectedClassification: Sendable, Codable, Equatable, CustomString
             minimumSocketFailures: failures ?? 0, maximumSocketFailures: failures)
     }
 
+    /// The transport `from` was found behind mid-scan and left: the event stream carried the rest
+    /// after a lagging WebSocket, polling after a lagging event stream.
+    /// `exactSocketFailures`: the WebSocket failures the fault causes (nil: any number, e.g. a stalled
+    /// socket retried until it is given up).
+    public static func lagging(from: StreamTransport, exactSocketFailures: Int?) -> ExpectedClassification {
+        ExpectedClassification(
+            strategy: from == .websocket ? .sse : .pollingFallback, fallbackFrom: from, fallbackReason: .lagging, fallbackPhase: .midScan,
+            minimumSocketFailures: exactSocketFailures ?? 0, maximumSocketFailures: exactSocketFailures)
+    }
+
+    /// This, or the WebSocket carrying the job with no failure (the race a trickle sets up may go either way).
+    public var orKeptUp: ExpectedClassification {
+        var expected = self
+        expected.minimumSocketFailures = 0
+        expected.alsoAccepted = .websocket
+        return expected
+    }
+
     /// The event stream carried the job after the WebSocket failed before any event for this reason.
     public static func eventStream(after reason: SocketFailureReason, status: Int? = nil) -> ExpectedClassification {
         ExpectedClassification(

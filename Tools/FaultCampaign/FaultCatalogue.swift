@@ -7,6 +7,12 @@ public struct FaultCatalogue: Sendable {
     public static let refusedStatuses = [503, 404, 426]
     /// Statuses a failing poll gets.
     public static let pollErrorStatuses = [500, 502, 503, 504]
+    /// Bytes per second a trickled event stream passes (the middlebox: a few hundred).
+    public static let streamTrickleRates = 200...400
+    /// Bytes per second a trickled WebSocket passes: fast enough that its first frame (after the 101
+    /// head) comes well inside the first-frame deadline and a frame rarely takes a second, yet slower than
+    /// the campaign's events and 200 ms heartbeats (with 2 s heartbeats it keeps up until the result frame).
+    public static let socketTrickleRates = 400...600
 
     /// Image paths and the size of each prepared upload (to place an upload cut inside the body).
     public var images: [(path: String, uploadBytes: Int)]
@@ -65,6 +71,10 @@ public struct FaultCatalogue: Sendable {
         case .slowLink:
             fault.milliseconds = Int.random(in: 10...80, using: &random)
             fault.bytesPerSecond = Int.random(in: 128...2048, using: &random) * 1024
+        case .trickledStream, .stalledThenTrickled:
+            fault.bytesPerSecond = Int.random(in: Self.streamTrickleRates, using: &random)
+        case .trickledSocket:
+            fault.bytesPerSecond = Int.random(in: Self.socketTrickleRates, using: &random)
         }
         return fault
     }

@@ -35,6 +35,14 @@ public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
     /// The first open socket holds its frames after k events for about the late-heartbeat time,
     /// then delivers them in a burst: a timer is due just as frames arrive.
     case frameBurstAtTimer = "frame_burst_at_timer"
+    /// A proxy that refuses every upgrade and trickles the event stream at a few hundred bytes a
+    /// second: the stream stays alive but falls behind, so polling carries the job (the middlebox).
+    case trickledStream = "trickled_stream"
+    /// Every upgrade is accepted, then passes no frame; the event stream trickles: polling carries the job.
+    case stalledThenTrickled = "stalled_then_trickled"
+    /// Every WebSocket trickles at a few hundred bytes a second, the event stream passes: the stream
+    /// carries the job once the socket is found behind.
+    case trickledSocket = "trickled_socket"
 
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

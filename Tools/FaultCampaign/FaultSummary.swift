@@ -8,6 +8,13 @@ public struct FaultSummary: Sendable, Codable {
     public var reasons: [String: Int]
     /// Classifications the records showed and how often.
     public var classifications: [String: Int]
+    /// Seconds from the service writing each job's terminal event to the display showing it, ascending.
+    public var terminalDelays: [Double] = []
+
+    /// The median terminal delay (nil without one).
+    public var medianTerminalDelay: Double? { terminalDelays.isEmpty ? nil : terminalDelays[terminalDelays.count / 2] }
+    /// The longest terminal delay (nil without one).
+    public var maximumTerminalDelay: Double? { terminalDelays.last }
 
     /// Groups outcomes by fault kind, in catalogue order (kinds without jobs are left out).
     public static func summarize(_ outcomes: [JobOutcome]) -> [FaultSummary] {
@@ -20,7 +27,9 @@ public struct FaultSummary: Sendable, Codable {
                 for failure in job.failures { reasons[failure, default: 0] += 1 }
                 classifications[job.classification ?? "no record", default: 0] += 1
             }
-            return FaultSummary(kind: kind, jobs: jobs.count, passed: jobs.count { $0.passed }, reasons: reasons, classifications: classifications)
+            return FaultSummary(
+                kind: kind, jobs: jobs.count, passed: jobs.count { $0.passed }, reasons: reasons, classifications: classifications,
+                terminalDelays: jobs.compactMap(\.terminalDelaySeconds).sorted())
         }
     }
 }

@@ -40,13 +40,21 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
         case .lateUploadAnswer: .websocket
         case .frameBurstAtTimer: .websocketOrReconnected
         case .pollFaults: viaFallback == true ? .fallback(.refused, status: 503, from: .sse) : .polling
+        // The stream is found behind mid-scan (what a hedged poll showed was shown first); the blocked
+        // upgrade is the one socket failure (not retried), as is the lagging socket; a stalled socket
+        // is retried like any silent one. A trickled socket whose small frames keep up is behind only
+        // with the large result frame: a hedged poll shows the end, and the socket carried the job.
+        case .trickledStream: .lagging(from: .sse, exactSocketFailures: 1)
+        case .stalledThenTrickled: .lagging(from: .sse, exactSocketFailures: nil)
+        case .trickledSocket: .lagging(from: .websocket, exactSocketFailures: 1).orKeptUp
         }
     }
 
     public var description: String {
         let parameters: [String?] = [
             status.map { "status \($0)" }, events.map { "after \($0) events" }, every.map { "every \($0). poll" },
-            milliseconds.map { "\($0) ms" }, bytesPerSecond.map { "\($0 / 1024) KiB/s" }, cutAtByte.map { "cut at byte \($0)" },
+            milliseconds.map { "\($0) ms" }, bytesPerSecond.map { $0 >= 1024 ? "\($0 / 1024) KiB/s" : "\($0) B/s" },
+            cutAtByte.map { "cut at byte \($0)" },
             viaFallback.map { $0 ? "auto, upgrade refused 503" : "--strategy polling" },
         ]
         let text = parameters.compactMap { $0 }.joined(separator: ", ")
@@ -94,6 +102,14 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
                 return request.method == "PUT" ? .delayResponse(.milliseconds(fault.milliseconds ?? 1000)) : .passThrough
             case .frameBurstAtTimer:
                 return firstOpenSocket ? .holdAfterEvents(fault.events ?? 1, .milliseconds(fault.milliseconds ?? 700)) : .passThrough
+            case .trickledStream:
+                if request.isUpgrade { return .blockUpgrade }
+                return isEvents ? .trickle(bytesPerSecond: fault.bytesPerSecond ?? 300) : .passThrough
+            case .stalledThenTrickled:
+                if request.isUpgrade { return .silentAfterResponseHead }
+                return isEvents ? .trickle(bytesPerSecond: fault.bytesPerSecond ?? 300) : .passThrough
+            case .trickledSocket:
+                return request.isUpgrade ? .trickle(bytesPerSecond: fault.bytesPerSecond ?? 500) : .passThrough
             case .pollFaults:
                 if isEvents { return fault.viaFallback == true ? .respond(status: 503) : .passThrough }
                 guard isPoll else { return .passThrough }

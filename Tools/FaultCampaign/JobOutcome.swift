@@ -14,6 +14,8 @@ public struct JobOutcome: Sendable, Codable {
     public var trace: String?
     /// Events the run emitted, per path (what the report and the analytics record must count).
     public var emittedByPath: [String: Int]?
+    /// Seconds from the service writing the terminal event to the display showing it.
+    public var terminalDelaySeconds: Double?
 
     public var passed: Bool { failures.isEmpty }
 }

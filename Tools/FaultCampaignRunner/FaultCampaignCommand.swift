@@ -29,6 +29,12 @@ struct FaultCampaignCommand: AsyncParsableCommand {
     var images = "SampleImages"
     @Option(name: .customLong("analytics-log"), help: "Keep the analytics log here (default: a temporary file, removed after).")
     var analyticsLog: String?
+    @Option(name: .customLong("heartbeat-ms"), help: "The service's heartbeat interval, in milliseconds.")
+    var heartbeatMilliseconds = 200
+    @Flag(
+        name: .customLong("tracker-defaults"),
+        help: "Follow jobs with the client's own default timings (as `bookscan` does) instead of the campaign's fast ones.")
+    var trackerDefaults = false
     @Flag(help: "Print the report as JSON on stdout.")
     var json = false
     @Flag(help: "Print a line per job as it ends (stderr).")
@@ -39,6 +45,7 @@ struct FaultCampaignCommand: AsyncParsableCommand {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
         guard longSide >= 64 else { throw ValidationError("--long-side must be at least 64") }
         guard stepDelayMilliseconds >= 0 else { throw ValidationError("--step-delay-ms must not be negative") }
+        guard heartbeatMilliseconds >= 10 else { throw ValidationError("--heartbeat-ms must be at least 10") }
     }
 
     func run() async throws {
@@ -49,6 +56,7 @@ struct FaultCampaignCommand: AsyncParsableCommand {
         }
         var configuration = CampaignConfiguration(
             jobs: jobs, seed: seed, concurrency: concurrency, images: paths, longSide: longSide,
+            tracker: trackerDefaults ? CampaignConfiguration.productTrackerSettings : CampaignConfiguration.trackerSettings, heartbeat: .milliseconds(heartbeatMilliseconds),
             scanStepDelay: .milliseconds(stepDelayMilliseconds), analyticsLog: analyticsLog)
         if !only.isEmpty { configuration.kinds = only }
         let verbose = self.verbose

@@ -30,6 +30,10 @@ public enum ConnectionFault: Sendable, Equatable {
     case delay(Duration)
     /// Latency plus a bandwidth limit in bytes per second, each way (a slow link).
     case shaped(latency: Duration, bytesPerSecond: Int)
+    /// Everything from the server, response head included, passed on at this many bytes per second in
+    /// small pieces, the request untouched: a middlebox that trickles an event stream or a socket's
+    /// frames. What the server sends faster queues in the proxy, so the client falls ever further behind.
+    case trickle(bytesPerSecond: Int)
     /// Forward the request, then never answer (a server slow to accept).
     case stall
     /// A proxy that refuses WebSocket upgrades: 403 to an upgrade request, anything else passes

@@ -52,6 +52,10 @@ final class FaultRelay {
             toServerPipe = ShapedPipe(eventLoop: client.eventLoop, latency: latency, bytesPerSecond: bytesPerSecond) { [weak self] in
                 self?.writeToServer($0)
             }
+        } else if case .trickle(let bytesPerSecond) = fault {
+            toClientPipe = ShapedPipe(eventLoop: client.eventLoop, latency: .zero, bytesPerSecond: bytesPerSecond) { [client] in
+                client.writeAndFlush($0, promise: nil)
+            }
         }
     }
 

@@ -22,10 +22,15 @@ final class ShapedPipe {
 
     var isEmpty: Bool { queue.isEmpty }
 
+    /// The smallest piece a limited pipe releases at once.
+    static let minimumChunk = 16
+
     func enqueue(_ buffer: ByteBuffer) {
         var buffer = buffer
         let now = NIODeadline.now()
-        let chunkSize = max(1024, (bytesPerSecond ?? Int.max / 2) / 20)
+        // A twentieth of a second's worth at a time (at least `minimumChunk` bytes): a slow link
+        // passes a steady trickle, not a burst every few seconds.
+        let chunkSize = max(Self.minimumChunk, (bytesPerSecond ?? Int.max / 2) / 20)
         while buffer.readableBytes > 0, let chunk = buffer.readSlice(length: min(chunkSize, buffer.readableBytes)) {
             var release = now + latency
             if let bytesPerSecond {

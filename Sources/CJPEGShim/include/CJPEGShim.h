@@ -11,10 +11,37 @@ typedef struct {
     int components;       ///< 3 (RGB) or 1 (grayscale) on success
 } bs_jpeg_image;
 
-/// Reads only the header. Returns 0 on success, -1 on error, -4 when the data ends inside the header
-/// (message in errbuf).
-int bs_jpeg_read_header(const unsigned char *data, size_t length,
-                        int *width, int *height, int *components,
+/// What a JPEG header declares, and what decoding it would make libjpeg allocate.
+typedef struct {
+    int width;
+    int height;
+    int components;
+    int progressive;                       ///< 1 for a progressive (SOF2/SOF6/SOF10) JPEG
+    unsigned long long coefficient_bytes;  ///< libjpeg's whole-image coefficient buffer: 0 for a single-scan JPEG
+    int scans;                             ///< start-of-scan markers in the whole data (bs_jpeg_count_scans)
+} bs_jpeg_header;
+
+/// Counts the start-of-scan markers by walking the marker segments and skipping entropy-coded data (memchr),
+/// without decoding: what libjpeg would count, in microseconds, whatever size the header declares.
+int bs_jpeg_count_scans(const unsigned char *data, size_t length);
+
+/// Limits of one decode; 0 in a field means no limit.
+typedef struct {
+    int max_scans;                  ///< libjpeg reaching scan max_scans + 1 stops the decode (BS_JPEG_OVER_SCANS), as djpeg
+                                    ///< -maxscans does; callers refuse sooner from bs_jpeg_count_scans, before decoding
+    unsigned long long max_memory;  ///< largest coefficient buffer (BS_JPEG_OVER_MEMORY before it is allocated);
+                                    ///< libjpeg's max_memory_to_use is this plus room for its row buffers
+    long long time_limit_ns;        ///< a decode still running after this long stops (BS_JPEG_OVER_TIME)
+} bs_jpeg_limits;
+
+/// bs_jpeg_decode's status when a limit stopped it (message in errbuf).
+#define BS_JPEG_OVER_MEMORY (-6)
+#define BS_JPEG_OVER_SCANS (-7)
+#define BS_JPEG_OVER_TIME (-8)
+
+/// Reads only the header (no pixel or coefficient memory). Returns 0 on success, -1 on error, -4 when the
+/// data ends inside the header (message in errbuf).
+int bs_jpeg_read_header(const unsigned char *data, size_t length, bs_jpeg_header *out,
                         char *errbuf, size_t errbuf_len);
 
 /// Decodes to RGB (gray == 0) or 8-bit grayscale (gray != 0, 1 byte per pixel) with DCT scaling
@@ -26,14 +53,17 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length,
 /// strict != 0 turns corrupt-data warnings (bad entropy data, stray markers) into errors (-3).
 /// -4: the data ran out before anything else went wrong (a truncated file): an error in strict mode,
 /// and whenever libjpeg itself gives up after running out.
+/// limits (may be NULL: none) bound the scans, the coefficient buffer and the time (BS_JPEG_OVER_*).
 /// Returns 0 on success, negative on error (message in errbuf); out is filled on success only.
 int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
-                   unsigned long long max_pixels, int strict, int gray,
+                   unsigned long long max_pixels, int strict, int gray, const bs_jpeg_limits *limits,
                    unsigned char *pixels, size_t pixels_len, bs_jpeg_image *out,
                    char *errbuf, size_t errbuf_len);
 
-/// Encodes RGB pixels to a baseline JPEG without any metadata. *out must be freed with bs_jpeg_free_buffer.
-int bs_jpeg_encode(const unsigned char *rgb, int width, int height, int quality,
+/// Encodes RGB pixels to a JPEG without any metadata: baseline, or progressive != 0 with libjpeg's standard
+/// progression (jpeg_simple_progression, what `cjpeg -progressive` writes: 10 scans for colour).
+/// *out must be freed with bs_jpeg_free_buffer.
+int bs_jpeg_encode(const unsigned char *rgb, int width, int height, int quality, int progressive,
                    unsigned char **out, unsigned long *out_len,
                    char *errbuf, size_t errbuf_len);
 

@@ -5,9 +5,9 @@ import ScanProtocol
 enum StreamReport: Sendable {
     /// The server answered 200 with an event stream.
     case opened(connection: Int)
-    /// Bytes arrived: the job events they completed, in order, and the heartbeats among them (none
-    /// of either for the stream's opening).
-    case received(connection: Int, [JobEvent], heartbeats: Int)
+    /// Bytes arrived: the job events they completed, in order, the heartbeats among them (none of
+    /// either for the stream's opening), and the highest latest seq those heartbeats named.
+    case received(connection: Int, [JobEvent], heartbeats: Int, heartbeatLatestSeq: Int?)
     case ended(connection: Int, SocketEnd)
 }
 
@@ -61,9 +61,21 @@ struct EventStreamConnector: Sendable {
                 guard isStream else { continue }  // an error body: the status says it all
                 var events: [JobEvent] = []
                 var heartbeats = 0
+                var heartbeatLatestSeq: Int?
                 for item in parser.consume(chunk) {
+                    if case .overflow = item {
+                        // A line or message past the cap is no event of this protocol: the stream is given up.
+                        report(.ended(connection: connection, .protocolError))
+                        return
+                    }
                     guard case .message(let message) = item else {
-                        if case .comment(let text) = item, text.hasPrefix(EventStreamWire.heartbeatComment) { heartbeats += 1 }
+                        if case .comment(let text) = item, text.hasPrefix(EventStreamWire.heartbeatComment) {
+                            heartbeats += 1
+                            // `heartbeat <latestSeq>`: a heartbeat without a readable seq still proves the stream alive.
+                            if let seq = Int(text.dropFirst(EventStreamWire.heartbeatComment.count).trimmingCharacters(in: .whitespaces)) {
+                                heartbeatLatestSeq = max(heartbeatLatestSeq ?? seq, seq)
+                            }
+                        }
                         continue
                     }
                     // A type this client does not know is skipped (a newer server may add some).
@@ -74,7 +86,7 @@ struct EventStreamConnector: Sendable {
                     }
                     events.append(event)
                 }
-                report(.received(connection: connection, events, heartbeats: heartbeats))
+                report(.received(connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: heartbeatLatestSeq))
             case .end(.success(let status)):
                 if Task.isCancelled { return }
                 // A stream that ends is closed by the server (after the terminal event) or by a proxy.

@@ -7,11 +7,17 @@ import Foundation
 /// Written here because the one Swift SSE client in reach (mattt/EventSource 1.1.1) does not build
 /// on Linux (it needs `URLSession.bytes`).
 public struct EventStreamParser: Sendable {
-    /// What a chunk completed: a message, or a comment line (its text after the colon, trimmed).
+    /// What a chunk completed: a message, or a comment line (its text after the colon, trimmed); or
+    /// `overflow`, once, when a line or a message grew past `maxMessageBytes` (nothing is parsed after it).
     public enum Item: Sendable, Equatable {
         case message(Message)
         case comment(String)
+        case overflow
     }
+
+    /// The most bytes one message (its lines together) or one line may hold by default: far above any
+    /// event of protocol v1 (a 172-book result is under 80 KB), far below what would hurt the client.
+    public static let defaultMaxMessageBytes = 4 << 20
 
     /// One dispatched message.
     public struct Message: Sendable, Equatable {
@@ -27,6 +33,11 @@ public struct EventStreamParser: Sendable {
         }
     }
 
+    /// The cap on a line and on a message's data (see `Item.overflow`).
+    public let maxMessageBytes: Int
+    /// Whether the stream went past `maxMessageBytes`; the parser then ignores the rest.
+    public private(set) var overflowed = false
+    private var dataBytes = 0
     private var line: [UInt8] = []
     private var afterCR = false
     private var id: String?
@@ -39,12 +50,23 @@ public struct EventStreamParser: Sendable {
     /// The last valid `retry:` in milliseconds.
     public private(set) var retryMilliseconds: Int?
 
-    public init() {}
+    public init(maxMessageBytes: Int = EventStreamParser.defaultMaxMessageBytes) {
+        self.maxMessageBytes = maxMessageBytes
+    }
 
-    /// Feeds a chunk; returns the messages and comments it completed, in order.
+    /// Feeds a chunk; returns the messages and comments it completed, in order (ending with
+    /// `overflow` when the chunk took a line or a message past the cap).
     public mutating func consume(_ bytes: some Sequence<UInt8>) -> [Item] {
         var messages: [Item] = []
+        guard !overflowed else { return messages }
         for byte in bytes {
+            guard line.count + dataBytes < maxMessageBytes else {
+                overflowed = true
+                line.removeAll()
+                data.removeAll()
+                messages.append(.overflow)
+                return messages
+            }
             switch byte {
             case 0x0A where afterCR:
                 afterCR = false  // the LF of a CRLF
@@ -81,6 +103,7 @@ public struct EventStreamParser: Sendable {
         switch field {
         case "event": event = String(value)
         case "data":
+            dataBytes += value.utf8.count + 1
             data.append(String(value))
             sawData = true
         case "id" where !value.contains("\0"): id = String(value)
@@ -95,6 +118,7 @@ public struct EventStreamParser: Sendable {
         defer {
             event = nil
             data.removeAll()
+            dataBytes = 0
             sawData = false
         }
         if let id { lastEventId = id }

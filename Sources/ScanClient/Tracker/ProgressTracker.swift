@@ -189,17 +189,17 @@ public struct ProgressTracker: Sendable {
             guard ending == nil, let input = await inputIterator.next() else { break }
             switch input {
             case .socket(.opened(let connection)): pending = machine.socketOpened(connection: connection)
-            case .socket(.message(let connection, let message)): pending = machine.socketMessage(connection: connection, message)
+            case .socket(.message(let connection, let message)): pending = machine.socketMessage(connection: connection, message, receivedAt: Date())
             case .socket(.ended(let connection, let end)):
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.socketEnded(connection: connection, end)
             case .stream(.opened(let connection)): pending = machine.streamOpened(connection: connection)
-            case .stream(.received(let connection, let events, let heartbeats)):
-                pending = machine.streamReceived(connection: connection, events, heartbeats: heartbeats)
+            case .stream(.received(let connection, let events, let heartbeats, let latestSeq)):
+                pending = machine.streamReceived(connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: latestSeq, receivedAt: Date())
             case .stream(.ended(let connection, let end)):
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.streamEnded(connection: connection, end)
-            case .poll(let outcome): pending = machine.pollResult(outcome)
+            case .poll(let outcome): pending = machine.pollResult(outcome, receivedAt: Date())
             case .timer(let timer, let generation):
                 // A timer that fired just as it was rescheduled or cancelled (say, by a frame queued
                 // ahead of it) is stale: the machine never sees it.
@@ -213,7 +213,7 @@ public struct ProgressTracker: Sendable {
             case .uploaded(.success(let snapshot)):
                 accepted.set()
                 uploadSeconds = seconds(since: started)
-                pending = machine.uploadAccepted(snapshot)
+                pending = machine.uploadAccepted(snapshot, receivedAt: Date())
             case .uploaded(.failure(let error)):
                 await tasks.cancelAll()
                 throw UploadFailed(error: error, seconds: seconds(since: started))

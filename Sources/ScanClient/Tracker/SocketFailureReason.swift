@@ -14,4 +14,7 @@ public enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
     case network
     /// An event stream that delivered no byte in time: a proxy holds the response until it ends.
     case buffered
+    /// Open and still sending, but behind: a status poll showed news it had not delivered within the
+    /// lag bound (a middlebox that passes the stream a few hundred bytes a second). Not retried in the run.
+    case lagging
 }

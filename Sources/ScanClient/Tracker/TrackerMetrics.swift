@@ -6,7 +6,8 @@ public struct TrackerMetrics: Sendable, Equatable {
     public var pollsMade = 0
     public var pollsSucceeded = 0
     public var pollErrors = 0
-    /// Polls sent because a heartbeat came late (included in `pollsMade`).
+    /// Polls sent because a heartbeat came late or the carrying transport brought no fresh news
+    /// (included in `pollsMade`).
     public var hedgedPolls = 0
     /// Event streams (SSE) opened, and those that failed.
     public var streamAttempts = 0

@@ -18,6 +18,12 @@ public struct TrackerSettings: Sendable, Equatable {
     public static let defaultMaxRetryAfter: Duration = .seconds(30)
     /// How long a reconnect's upgrade may go unanswered unless told otherwise.
     public static let defaultReconnectDeadline: Duration = .seconds(5)
+    /// How far behind the server a transport may fall unless told otherwise (see `maxLag`).
+    public static let defaultMaxLag: Duration = .seconds(1)
+    /// How long the carrying transport may go without fresh news before a hedged poll checks it
+    /// unless told otherwise (see `lagProbeInterval`): a poll shows what a lagging event stream holds
+    /// back at most this long after its last fresh news, and with `defaultMaxLag` it is left 1 s later.
+    public static let defaultLagProbeInterval: Duration = .milliseconds(1500)
 
     /// How often polling reads the job status.
     public var pollInterval: Duration
@@ -39,14 +45,23 @@ public struct TrackerSettings: Sendable, Equatable {
     public var reconnectDeadline: Duration
     /// A poll's `Retry-After` is honoured up to this long.
     public var maxRetryAfter: Duration
+    /// A transport this far behind the server is lagging (`auto`): news this much older than the
+    /// freshest arrival is stale, and a seq a status poll showed that the transport has not delivered
+    /// this long after leaves it for the next step of the ladder, for the rest of the run.
+    public var maxLag: Duration
+    /// While a transport carries the job (`auto`) and has brought no fresh news for this long, a hedged
+    /// poll checks that it keeps up, again every interval until fresh news comes (see `lagProbeDelay`).
+    public var lagProbeInterval: Duration
 
     public init(
         pollInterval: Duration = defaultPollInterval, firstFrameDeadline: Duration = .milliseconds(2500), socketGiveUp: Duration = .seconds(10),
         silenceTimeout: Duration = defaultSilenceTimeout, maxSocketFailures: Int = 5, backoffBase: Duration = .seconds(1),
         backoffCap: Duration = .seconds(30), heartbeatInterval: Duration? = nil, reconnectDeadline: Duration = defaultReconnectDeadline,
-        maxRetryAfter: Duration = defaultMaxRetryAfter
+        maxRetryAfter: Duration = defaultMaxRetryAfter, maxLag: Duration = defaultMaxLag, lagProbeInterval: Duration = defaultLagProbeInterval
     ) {
         self.maxRetryAfter = maxRetryAfter
+        self.maxLag = maxLag
+        self.lagProbeInterval = lagProbeInterval
         self.heartbeatInterval = heartbeatInterval
         self.reconnectDeadline = reconnectDeadline
         self.pollInterval = pollInterval
@@ -72,6 +87,15 @@ public struct TrackerSettings: Sendable, Equatable {
     /// How much later than due a heartbeat counts as late; nil when the interval is unknown.
     public var heartbeatLateMargin: Duration? {
         heartbeatInterval.map { max(Self.minimumHeartbeatLateMargin, $0 * Self.heartbeatLateFraction) }
+    }
+
+    /// How long the transport carrying the job may bring no fresh news before a hedged poll: the lag
+    /// probe interval; for a WebSocket whose server heartbeat is known, never less than that interval
+    /// plus half the late margin, so its heartbeats (fresh news) keep a healthy one from costing any poll.
+    /// An event stream's heartbeats carry no time: a healthy one costs a poll per quiet interval.
+    public func lagProbeDelay(webSocket: Bool) -> Duration {
+        guard webSocket, let heartbeatInterval, let margin = heartbeatLateMargin else { return lagProbeInterval }
+        return max(lagProbeInterval, heartbeatInterval + margin / 2)
     }
 
     /// How long after a heartbeat (or a socket's first frame) the next one counts as late; nil when

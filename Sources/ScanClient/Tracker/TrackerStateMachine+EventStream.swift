@@ -1,3 +1,4 @@
+import Foundation
 import ScanProtocol
 
 extension TrackerStateMachine {
@@ -11,8 +12,11 @@ extension TrackerStateMachine {
     }
 
     /// Bytes arrived on the stream: the events they completed and the heartbeats among them (none of
-    /// either for the stream's opening, which only proves that no proxy buffers the response).
-    public mutating func streamReceived(connection: Int, _ events: [JobEvent], heartbeats: Int = 0) -> [Action] {
+    /// either for the stream's opening, which only proves that no proxy buffers the response), the
+    /// highest latest seq those heartbeats named, and when the bytes arrived (when known).
+    public mutating func streamReceived(
+        connection: Int, _ events: [JobEvent], heartbeats: Int = 0, heartbeatLatestSeq: Int? = nil, receivedAt: Date? = nil
+    ) -> [Action] {
         guard !finished, case .open(connection, let sawBytes) = stream.phase else { return [] }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
         if !sawBytes {
@@ -27,7 +31,9 @@ extension TrackerStateMachine {
                 polling = false
                 actions.append(.cancel(.poll))
             }
+            if !socketIsCarrying { actions += watchLag(connection: connection) }
         }
+        actions += lagHeard(connection: connection, events: events, heartbeat: heartbeatLatestSeq.map { ($0, nil) }, receivedAt: receivedAt)
         for event in events where !finished { actions += accept(event, path: .sse) }
         return actions
     }
@@ -37,6 +43,7 @@ extension TrackerStateMachine {
         guard !finished, stream.connection == connection else { return [] }
         let wasOpen = if case .open = stream.phase { true } else { false }
         let actions: [Action] = [.cancel(.silence(connection: connection)), .cancel(.streamFirstByte(connection: connection))]
+            + lagTimersCancelled(connection)
         switch end {
         case .refused(let status?) where EventStreamLeg.finalRefusals.contains(status):
             if mode == .sse, status == 401 || status == 403 { return actions + finish(.unauthorized(status: status)) }
@@ -78,6 +85,7 @@ extension TrackerStateMachine {
         var actions: [Action] = [.cancel(.streamReconnect)]
         if let connection = stream.connection {
             actions += [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.streamFirstByte(connection: connection))]
+            actions += lagTimersCancelled(connection)
         }
         if abandon || stream.phase != .abandoned { stream.phase = abandon ? .abandoned : .idle }
         return actions
@@ -118,7 +126,7 @@ extension TrackerStateMachine {
     /// The stream has been silent for the silence timeout.
     mutating func streamSilent(connection: Int) -> [Action] {
         guard case .open(connection, _) = stream.phase else { return [] }
-        return [.closeSocket(connection: connection), .cancel(.streamFirstByte(connection: connection))]
+        return [.closeSocket(connection: connection), .cancel(.streamFirstByte(connection: connection))] + lagTimersCancelled(connection)
             + streamFailed(.silent, status: nil, final: false)
     }
 

@@ -28,6 +28,7 @@ extension TrackerStateMachine {
             if stream.connection == connection { return streamSilent(connection: connection) }
             guard case .open(connection, _) = socket else { return [] }
             var actions: [Action] = [.closeSocket(connection: connection), .cancel(.heartbeatLate(connection: connection)), .cancel(.hedgeVerdict(connection: connection))]
+            actions += lagTimersCancelled(connection)
             if hedgeFor == connection { hedgeFor = nil }
             if suspect == connection { suspect = nil }
             actions += socketFailed(reason: .silent, status: nil)
@@ -47,6 +48,7 @@ extension TrackerStateMachine {
             guard suspect == connection, case .open(connection, _) = socket else { return [] }
             suspect = nil
             var actions: [Action] = [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection))]
+            actions += lagTimersCancelled(connection)
             actions += socketFailed(reason: .silent, status: nil)
             return actions
         case .connectDeadline(let connection):
@@ -67,6 +69,10 @@ extension TrackerStateMachine {
         case .poll:
             guard polling else { return [] }
             return pollNowAndReschedule()
+        case .lagProbe(let connection):
+            return lagProbe(connection: connection)
+        case .lagVerdict(let connection):
+            return lagVerdict(connection: connection)
         }
     }
 }

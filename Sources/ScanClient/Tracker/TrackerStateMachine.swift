@@ -1,4 +1,5 @@
 import BookscanBase
+import Foundation
 import ScanProtocol
 
 /// The hybrid progress tracker as a pure state machine: inputs are socket and event-stream (SSE)
@@ -16,7 +17,10 @@ import ScanProtocol
 /// - the ending is reported exactly once (so at most one terminal event is delivered), and with it
 ///   every socket is closed and every timer cancelled;
 /// - the strategy is classified from what happened (which path was carrying the job at the end,
-///   whether a socket ever carried frames), never from which path happened to deliver the end first.
+///   whether a socket ever carried frames), never from which path happened to deliver the end first;
+/// - a transport found behind (`auto`: a poll showed news it did not deliver within `maxLag`, while it
+///   kept sending) is left for the rest of the run, its failure `lagging`; what the poll showed was
+///   already delivered through the same merge (`TrackerStateMachine+Lag.swift`).
 public struct TrackerStateMachine: Sendable {
     // The state below is internal, not private, only so the timer transitions in
     // TrackerStateMachine+Timers.swift can reach it; nothing else in the module touches it.
@@ -72,6 +76,8 @@ public struct TrackerStateMachine: Sendable {
     var stream: EventStreamLeg
     /// Whether the event stream was carrying the job when the run ended.
     var streamCarriedEnd = false
+    /// Whether the transport carrying the job keeps up with the server (`auto`).
+    var lag = LagWatch()
 
     /// `continuing`: the last event a previous submission of the same job showed (a resubmission
     /// after the server lost the job); this run's stream goes on from it. `eventStreamAvailable`:
@@ -106,9 +112,10 @@ public struct TrackerStateMachine: Sendable {
         return openSocket()
     }
 
-    /// The server accepted the upload and returned this snapshot.
-    public mutating func uploadAccepted(_ snapshot: JobSnapshot) -> [Action] {
+    /// The server accepted the upload and returned this snapshot (which arrived at `receivedAt`, when known).
+    public mutating func uploadAccepted(_ snapshot: JobSnapshot, receivedAt: Date? = nil) -> [Action] {
         guard !finished else { return [] }
+        _ = lag.age(of: snapshot.updatedAt, receivedAt: receivedAt)  // a sample of the clocks' offset
         uploadAccepted = true
         firstConnectionAfterAccept = nextConnection
         var actions = ingest(snapshot, path: .upload)
@@ -144,7 +151,8 @@ public struct TrackerStateMachine: Sendable {
         return [.cancel(.connectDeadline(connection: connection)), .schedule(.silence(connection: connection), after: settings.silenceTimeout)]
     }
 
-    public mutating func socketMessage(connection: Int, _ message: ServerMessage) -> [Action] {
+    /// A frame arrived on a socket (at `receivedAt`, when known: it tells how far behind the socket is).
+    public mutating func socketMessage(connection: Int, _ message: ServerMessage, receivedAt: Date? = nil) -> [Action] {
         guard !finished, case .open(connection, let sawFrame) = socket else { return [] }
         if hedgeFor == connection { hedgeSawFrame = true }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
@@ -168,10 +176,12 @@ public struct TrackerStateMachine: Sendable {
                 polling = false
                 actions.append(.cancel(.poll))
             }
-            if mode == .auto { actions += closeStream() }
+            if mode == .auto { actions += closeStream() + watchLag(connection: connection) }
         }
-        if case .event(let event) = message {
-            actions += accept(event, path: .websocket)
+        switch message {
+        case .event(let event): actions += lagHeard(connection: connection, events: [event], receivedAt: receivedAt) + accept(event, path: .websocket)
+        case .heartbeat(let beat): actions += lagHeard(connection: connection, events: [], heartbeat: (beat.latestSeq, beat.timestamp), receivedAt: receivedAt)
+        case .subscribed, .refused: actions += lagHeard(connection: connection, events: [], receivedAt: receivedAt)
         }
         return actions
     }
@@ -188,7 +198,7 @@ public struct TrackerStateMachine: Sendable {
         var actions: [Action] = [
             .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)), .cancel(.connectDeadline(connection: connection)),
             .cancel(.hedgeVerdict(connection: connection)),
-        ]
+        ] + lagTimersCancelled(connection)
         if hedgeFor == connection { hedgeFor = nil }
         if suspect == connection { suspect = nil }
         if case .refused(let status) = end, status == nil || status == 404 || status == 426, connection < firstConnectionAfterAccept,
@@ -245,13 +255,14 @@ public struct TrackerStateMachine: Sendable {
     /// event stream is in the ladder (its request on the same route answers that).
     public var probesRefusedUpgrades: Bool { !(mode == .auto && stream.phase != .abandoned) }
 
-    public mutating func pollResult(_ outcome: PollOutcome) -> [Action] {
+    /// A status poll's outcome (which arrived at `receivedAt`, when known).
+    public mutating func pollResult(_ outcome: PollOutcome, receivedAt: Date? = nil) -> [Action] {
         pollInFlight = false
         guard !finished else { return [] }
         switch outcome {
         case .snapshot(let snapshot):
             metrics.pollsSucceeded += 1
-            var actions: [Action] = []
+            var actions = lagPollShowed(snapshot, receivedAt: receivedAt)
             if let connection = hedgeFor {
                 hedgeFor = nil
                 if case .open(connection, _) = socket, snapshot.seq > merge.lastDelivered, !hedgeSawFrame, let margin = settings.heartbeatLateMargin {
@@ -314,7 +325,7 @@ public struct TrackerStateMachine: Sendable {
             [
                 .closeSocket(connection: c), .cancel(.silence(connection: c)), .cancel(.heartbeatLate(connection: c)),
                 .cancel(.connectDeadline(connection: c)), .cancel(.hedgeVerdict(connection: c)),
-            ]
+            ] + lagTimersCancelled(c)
         default: []
         }
     }
@@ -387,6 +398,7 @@ public struct TrackerStateMachine: Sendable {
         hedgeFor = nil
         suspect = nil
         var actions = closeCurrentSocket() + closeStream(abandon: true)
+        if let watched = lag.connection { actions += lagTimersCancelled(watched) }
         socket = .abandoned
         actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp), .cancel(.reconnect), .cancel(.poll)]
         actions.append(.finish(ending))

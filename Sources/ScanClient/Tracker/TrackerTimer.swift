@@ -17,6 +17,11 @@ public enum TrackerTimer: Hashable, Sendable {
     case streamFirstByte(connection: Int)
     /// Open the event stream again after a failure.
     case streamReconnect
+    /// The transport carrying the job as this connection brought no fresh news for the lag probe
+    /// interval: a hedged poll checks that it keeps up.
+    case lagProbe(connection: Int)
+    /// A status poll showed a seq this connection had not delivered, the lag bound ago: has it since?
+    case lagVerdict(connection: Int)
     case poll
 }
 
@@ -25,7 +30,7 @@ extension TrackerTimer {
     /// get a short grace, since frames may have arrived while it was stalled.
     var waitsForFrames: Bool {
         switch self {
-        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict, .streamFirstByte: true
+        case .silence, .firstFrameDeadline, .socketGiveUp, .heartbeatLate, .hedgeVerdict, .streamFirstByte, .lagProbe, .lagVerdict: true
         case .reconnect, .poll, .connectDeadline, .streamReconnect: false
         }
     }

@@ -8,10 +8,14 @@ public struct ServiceConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 picks a free ephemeral port.
     public var port: Int
-    /// Bearer token every `/v1` route requires; nil means no authentication (loopback use).
+    /// Bearer token every route but `/healthz` and `/openapi.yaml` requires (`Routes.Endpoint.access`); nil means no authentication (loopback use).
     public var token: String?
     /// Certificate and key for HTTPS + WSS; nil serves plain HTTP + WS.
     public var tls: ServiceTLS? = nil
+    /// Which recognizer reads titles (`serve --recognizer`); nil: `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`.
+    public var recognizer: RecognizerKind? = nil
+    /// Where `POST /v1/analytics` appends the web client's run records (`serve --analytics-log`); nil: that route answers 404.
+    public var analyticsLogPath: String? = nil
     /// Scans running at once.
     public var workers: Int
     /// Jobs that may wait for a worker; one more is refused with 503.
@@ -39,6 +43,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxJobsPerEventSocket: Int = ServiceConfiguration.defaultMaxJobsPerEventSocket
     /// Open connections one client address may hold; one more is answered 503 and closed. nil: no cap.
     public var maxConnectionsPerClient: Int?
+    /// Open connections the whole service holds; one more is answered 503 and closed. nil: no cap.
+    public var maxConnections: Int?
+    /// The slowest a request body may arrive (averaged, after a grace period); slower ones are cut off with 408. nil: no floor.
+    public var bodyRateFloor: BodyRateFloor? = .standard
     /// Time a new connection has to deliver its first complete request head (slowloris guard).
     public var headerTimeout: Duration
     /// A kept-alive connection with no request in flight, or a request body that stalls, is closed after this.
@@ -70,6 +78,7 @@ public struct ServiceConfiguration: Sendable {
         streamGrace: Duration = .milliseconds(250),
         maxSubscribersPerJob: Int = 32,
         maxConnectionsPerClient: Int? = 256,
+        maxConnections: Int? = ServiceConfiguration.defaultMaxConnections,
         headerTimeout: Duration = ServiceConfiguration.defaultHeaderTimeout,
         idleTimeout: Duration = ServiceConfiguration.defaultIdleTimeout,
         retryAfterSeconds: Int = 2,
@@ -90,6 +99,7 @@ public struct ServiceConfiguration: Sendable {
         self.streamGrace = streamGrace
         self.maxSubscribersPerJob = maxSubscribersPerJob
         self.maxConnectionsPerClient = maxConnectionsPerClient.flatMap { $0 > 0 ? $0 : nil }
+        self.maxConnections = maxConnections.flatMap { $0 > 0 ? $0 : nil }
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
@@ -109,6 +119,9 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultHeartbeatInterval: Duration = .seconds(2)
     /// Jobs per multiplexed events subscription unless told otherwise.
     public static let defaultMaxJobsPerEventSocket = 256
+    /// Open connections of the whole service unless told otherwise: under 1024, the usual soft limit
+    /// of open files, with room for the listener, the database pool and the OCR data files.
+    public static let defaultMaxConnections = 960
     /// Time for a new connection's first request head unless told otherwise.
     public static let defaultHeaderTimeout: Duration = .seconds(10)
     /// Idle-connection and stalled-body timeout unless told otherwise.

@@ -13,6 +13,7 @@ struct EventSocket: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
     let metrics: ServiceMetrics
+    let access: ServiceAccess
 
     /// Largest message a client may send (larger: close 1009); clients send only a small hello.
     static let maxInboundMessage = 4096
@@ -56,24 +57,22 @@ struct EventSocket: Sendable {
     }
 
     /// Whether an upgrade request for `uri` would be accepted (route, token, job, subscriber room),
-    /// judged from the request head before the upgrade starts; see `FirstRequestGate`.
+    /// judged from the request head before the upgrade starts; see `FirstRequestGate`. The route is
+    /// matched as the router matches it (`Routes.match`), and the token is checked for the endpoint's
+    /// access like every HTTP request (`ServiceAccess`), so no spelling of a path upgrades without it.
     /// The multiplexed route admits any authorized upgrade whose `jobs=` (if any) parses; its jobs are
     /// judged one by one once it is open.
     func admitsUpgrade(uri: String, authorization: String?) -> Bool {
         let uri = URI(uri)
-        let multiplexed = Routes.isMultiplexedEvents(uri.path)
-        let jobId = Routes.eventsJobId(inPath: uri.path)
-        guard multiplexed || jobId != nil else { return false }
-        if let token = configuration.token.map(BearerToken.init) {
-            let presented = BearerToken.presented(
-                authorization: authorization, path: uri.path, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
-            guard let presented, token.matches(presented) else { return false }
-        }
-        if multiplexed {
+        guard let match = Routes.match(path: uri.path), match.endpoint == .events || match.endpoint == .multiplexedEvents,
+            access.admits(
+                match.endpoint.access, authorization: authorization, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
+        else { return false }
+        if match.endpoint == .multiplexedEvents {
             guard configuration.faults.refuseUpgradeStatus == nil else { return false }
             return uri.queryParameters.get(ProtocolNames.jobsQuery).map { JobCursor.list(fromQuery: $0) != nil } ?? true
         }
-        return admits(jobId: jobId.flatMap { UUID(uuidString: String($0)) })
+        return admits(jobId: match.jobId.flatMap { UUID(uuidString: String($0)) })
     }
 
     private func serve(uri: URI, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {

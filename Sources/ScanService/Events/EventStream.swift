@@ -15,30 +15,21 @@ struct EventStream: Sendable {
     let metrics: ServiceMetrics
 
     /// The streamed response for job `id`, resuming after `after`; throws the route's JSON errors
-    /// (404 unknown job, 429 too many subscribers) before any byte of the stream.
+    /// (404 unknown job, 429 too many subscribers) before any byte of the stream. The subscription is
+    /// made when the body is written and ends with it: a response whose body is never written (a
+    /// connection gone before its head went out) holds no subscriber slot.
     func response(for id: UUID, after: Int) async throws -> Response {
-        if let status = configuration.faults.refuseUpgradeStatus {
-            // The seam refuses the events route itself: a stream is refused like an upgrade.
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
-        }
-        switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
-        case .unknownJob: throw ServiceError.notFound(id.uuidString.lowercased())
-        case .full(let subscribers):
-            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event streams", retryable: true)
-        case .available: break
-        }
-        guard let subscription = try await store.subscribe(id, after: after, limit: configuration.maxSubscribersPerJob) else {
-            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has too many open event streams", retryable: true)
-        }
-        var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
-        // Asks nginx-style proxies not to buffer; a proxy that buffers anyway is what the client detects.
-        if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
-        let configuration = self.configuration, metrics = self.metrics
+        try await checkRoom(id)
+        let configuration = self.configuration, metrics = self.metrics, store = self.store
         return Response(
-            status: .ok, headers: headers,
+            status: .ok, headers: Self.headers,
             body: ResponseBody { writer in
+                // The room was checked; a race lost to other subscribers since then ends the stream at
+                // once, without a terminal event, and the client's retry gets the 429.
+                guard let subscription = try await store.subscribe(id, after: after, limit: configuration.maxSubscribersPerJob) else {
+                    try await writer.finish(nil)
+                    return
+                }
                 metrics.subscriberOpened(.sse)
                 defer {
                     subscription.end()
@@ -54,6 +45,38 @@ struct EventStream: Sendable {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// What `HEAD` gets: the status and headers the stream would have, after the same checks, and no
+    /// stream (no subscription, no slot taken).
+    func head(for id: UUID) async throws -> Response {
+        try await checkRoom(id)
+        return Response(status: .ok, headers: Self.headers)
+    }
+
+    /// The stream's headers. `X-Accel-Buffering: no` asks nginx-style proxies not to buffer; a proxy
+    /// that buffers anyway is what the client detects.
+    static var headers: HTTPFields {
+        var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
+        if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
+        return headers
+    }
+
+    /// Throws what the events route answers instead of a stream: the injected refusal, 404 for an
+    /// unknown job, 429 when its subscriber slots are taken.
+    private func checkRoom(_ id: UUID) async throws {
+        if let status = configuration.faults.refuseUpgradeStatus {
+            // The seam refuses the events route itself: a stream is refused like an upgrade.
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
+        case .unknownJob: throw ServiceError.notFound(id.uuidString.lowercased())
+        case .full(let subscribers):
+            throw ServiceError(.tooManyRequests, .tooManySubscribers, "job has \(subscribers) open event streams", retryable: true)
+        case .available: break
+        }
     }
 
     /// Writes the opening, then each frame as it comes (heartbeats interleaved) until the terminal event.

@@ -16,25 +16,13 @@ struct MultiplexedEventStream: Sendable {
     let store: any JobStore
     let metrics: ServiceMetrics
 
-    func response(for cursors: [JobCursor]) async throws -> Response {
-        if let status = configuration.faults.refuseUpgradeStatus {
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
-        }
-        guard !cursors.isEmpty else {
-            throw ServiceError(.badRequest, .badRequest, "an event stream needs its jobs: ?\(ProtocolNames.jobsQuery)=ID,ID:N,…")
-        }
-        guard cursors.count <= configuration.maxJobsPerEventSocket else {
-            throw ServiceError(
-                .tooManyRequests, .tooManyJobs, "\(cursors.count) jobs; one stream follows at most \(configuration.maxJobsPerEventSocket)",
-                retryable: false)
-        }
-        var headers: HTTPFields = [.contentType: EventStreamWire.mediaType, .cacheControl: "no-cache"]
-        if let noBuffering = HTTPField.Name("X-Accel-Buffering") { headers[noBuffering] = "no" }
+    /// The stream of `cursors`' jobs; throws the route's JSON errors (400 no jobs, 429 too many)
+    /// before any byte of it. The subscriptions are made when the body is written and end with it.
+    func response(for cursors: [JobCursor]) throws -> Response {
+        try check(cursors)
         let configuration = self.configuration, store = self.store, metrics = self.metrics
         return Response(
-            status: .ok, headers: headers,
+            status: .ok, headers: EventStream.headers,
             body: ResponseBody { writer in
                 let set = SubscriptionSet(
                     store: store, maxSubscribersPerJob: configuration.maxSubscribersPerJob, maxJobs: configuration.maxJobsPerEventSocket)
@@ -50,6 +38,30 @@ struct MultiplexedEventStream: Sendable {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// What `HEAD` gets: the status and headers the stream would have, after the same checks, and no stream.
+    func head(for cursors: [JobCursor]) throws -> Response {
+        try check(cursors)
+        return Response(status: .ok, headers: EventStream.headers)
+    }
+
+    /// Throws what the route answers instead of a stream: the injected refusal, 400 without jobs,
+    /// 429 for more jobs than one stream follows.
+    private func check(_ cursors: [JobCursor]) throws {
+        if let status = configuration.faults.refuseUpgradeStatus {
+            throw ServiceError(
+                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
+                headers: status == 503 ? [.retryAfter: "1"] : [:])
+        }
+        guard !cursors.isEmpty else {
+            throw ServiceError(.badRequest, .badRequest, "an event stream needs its jobs: ?\(ProtocolNames.jobsQuery)=ID,ID:N,…")
+        }
+        guard cursors.count <= configuration.maxJobsPerEventSocket else {
+            throw ServiceError(
+                .tooManyRequests, .tooManyJobs, "\(cursors.count) jobs; one stream follows at most \(configuration.maxJobsPerEventSocket)",
+                retryable: false)
+        }
     }
 
     private static func stream(

@@ -2,22 +2,20 @@ import Hummingbird
 import HTTPTypes
 import ScanProtocol
 
-/// Requires `Authorization: Bearer <token>` on every `/v1` route and `/metrics`; the events route may carry the
-/// token as `?access_token=` instead (browsers cannot set headers on WebSockets). Tokens are
-/// compared in constant time, as SHA-256 digests, and never logged.
+/// Requires the bearer token on every route of the router group it is added to: the group of one
+/// `Routes.Access` (the router decides which routes a request reaches; this never looks at the path).
+/// On the events routes (`.bearerOrQueryToken`) the token may come as `?access_token=` instead
+/// (browsers cannot set headers on WebSockets). Tokens are compared in constant time, as SHA-256
+/// digests, and never logged.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let token: BearerToken
-
-    init(token: String) {
-        self.token = BearerToken(token)
-    }
+    let access: ServiceAccess
+    let required: Routes.Access
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix(Routes.versionPrefix) || request.uri.path == Routes.metrics else { return try await next(request, context) }
-        let presented = BearerToken.presented(
-            authorization: request.headers[.authorization], path: request.uri.path,
-            queryToken: request.uri.queryParameters.get(ProtocolNames.accessTokenQuery))
-        guard let presented, token.matches(presented) else { throw ServiceError.unauthorized }
+        let queryToken = request.uri.queryParameters.get(ProtocolNames.accessTokenQuery)
+        guard access.admits(required, authorization: request.headers[.authorization], queryToken: queryToken) else {
+            throw ServiceError.unauthorized
+        }
         return try await next(request, context)
     }
 }

@@ -16,14 +16,14 @@ struct BearerToken: Sendable {
         return difference == 0
     }
 
-    /// The token a request presents: `Authorization: Bearer …`, or on the events route `?access_token=`
-    /// (browsers cannot set headers on WebSockets). An Authorization header of another scheme presents none.
-    static func presented(authorization: String?, path: String, queryToken: String?) -> String? {
+    /// The token a request presents: `Authorization: Bearer …`, else `queryToken` (`?access_token=`) when the
+    /// endpoint takes one (`Routes.Access.bearerOrQueryToken`). An Authorization header of another scheme presents none.
+    static func presented(authorization: String?, queryToken: String?, access: Routes.Access) -> String? {
         if let header = authorization {
             let prefix = "Bearer "
             guard header.count > prefix.count, header.lowercased().hasPrefix(prefix.lowercased()) else { return nil }
             return String(header.dropFirst(prefix.count))
         }
-        return Routes.isEvents(path) ? queryToken : nil
+        return access == .bearerOrQueryToken ? queryToken : nil
     }
 }

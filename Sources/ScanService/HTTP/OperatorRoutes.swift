@@ -14,9 +14,9 @@ struct OperatorRoutes: Sendable {
     static let metricsMediaType = "text/plain; version=0.0.4; charset=utf-8"
     static let openAPIMediaType = "application/yaml"
 
-    func register<Context: RequestContext>(on router: Router<Context>) {
-        router.get(RouterPath(Routes.Pattern.metrics)) { _, _ in await self.scrape() }
-        router.get(RouterPath(Routes.Pattern.openAPI)) { _, _ in
+    func register(on routes: AccessGroups) {
+        routes.on(.metrics, .get) { _, _ in await self.scrape() }
+        routes.on(.openAPI, .get) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: Self.openAPIMediaType],
                 body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))

@@ -19,25 +19,28 @@ final class ScanRoutes: Sendable {
     let ocr: OCREngineStatus?
     private let polls = Atomic<Int>(0)
     private let uploadBudget: UploadBudget
+    private let uploadValidator: UploadValidator
 
     init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String, ocr: OCREngineStatus? = nil) {
         self.ocr = ocr
         self.configuration = configuration
         self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
+        self.uploadValidator = UploadValidator(configuration: configuration, budget: uploadBudget)
         self.store = store
         self.metrics = metrics
         self.version = version
     }
 
-    func register<Context: RequestContext>(on router: Router<Context>) {
-        router.put(RouterPath(Routes.Pattern.scan)) { request, context in try await self.upload(request, context: context) }
-        router.get(RouterPath(Routes.Pattern.scan)) { _, context in try await self.status(context: context) }
-        router.delete(RouterPath(Routes.Pattern.scan)) { _, context in try await self.cancel(context: context) }
-        router.get(RouterPath(Routes.Pattern.events)) { request, context in try await self.eventsWithoutUpgrade(request, context: context) }
-        router.get(RouterPath(Routes.Pattern.multiplexedEvents)) { request, _ in try await self.multiplexedEventsWithoutUpgrade(request) }
-        router.get(RouterPath(Routes.Pattern.limits)) { _, _ in try json(.ok, self.limits) }
-        router.get(RouterPath(Routes.Pattern.health)) { _, _ in try await self.health() }
-        OperatorRoutes(store: store, metrics: metrics).register(on: router)
+    /// Registers every route of protocol v1 in the group of its endpoint's access (see `AccessGroups`).
+    func register(on routes: AccessGroups) {
+        routes.on(.scan, .put) { request, context in try await self.upload(request, context: context) }
+        routes.on(.scan, .get) { _, context in try await self.status(context: context) }
+        routes.on(.scan, .delete) { _, context in try await self.cancel(context: context) }
+        routes.on(.events, .get) { request, context in try await self.eventsWithoutUpgrade(request, context: context) }
+        routes.on(.multiplexedEvents, .get) { request, _ in try await self.multiplexedEventsWithoutUpgrade(request) }
+        routes.on(.limits, .get) { _, _ in try json(.ok, self.limits) }
+        routes.on(.health, .get) { _, _ in try await self.health() }
+        OperatorRoutes(store: store, metrics: metrics).register(on: routes)
     }
 
     var limits: ServiceLimits {
@@ -50,12 +53,12 @@ final class ScanRoutes: Sendable {
 
     // MARK: PUT /v1/scans/{jobId}
 
-    private func upload(_ request: Request, context: some RequestContext) async throws -> Response {
+    private func upload(_ request: Request, context: ScanRequestContext) async throws -> Response {
         let id = try jobId(context)
         let seqAfter = try continueAfter(request.uri.queryParameters.get(ProtocolNames.continueAfterQuery))
         let declared = request.headers[.contentLength].flatMap(Int.init)
         if let declared, declared > configuration.maxBytes { throw tooLarge(declared) }
-        let bytes = try await receiveBody(request.body, declared: declared)
+        let bytes = try await receiveBody(request.body, declared: declared, context: context)
         guard !bytes.isEmpty else {
             throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "the body is empty; send the JPEG bytes")
         }
@@ -68,7 +71,7 @@ final class ScanRoutes: Sendable {
         if let existing = try await store.lookup(id, digest: digest, now: Date()) {
             admission = existing
         } else {
-            try await validateOffPool(bytes)
+            try await uploadValidator.validate(bytes)
             admission = try await store.admit(id: id, image: bytes, digest: digest, seqAfter: seqAfter, now: Date())
         }
         switch admission {
@@ -96,66 +99,53 @@ final class ScanRoutes: Sendable {
         return value
     }
 
-    /// Reads the body into one array, reserving from the upload budget before it grows (exactly
-    /// the declared length, else in doubling steps capped at the limit); stops at the byte limit.
+    /// Reads the body into one array, reserving from the upload budget before it grows: first what
+    /// the body rate floor guarantees within its grace (at most the declared length), then in doubling
+    /// steps capped at the declared length (else the limit), so a body that trickles holds little of the
+    /// budget; stops at the byte limit. Asks for the `100 Continue` once the first reservation is made.
     /// An array, not a ByteBuffer: ByteBuffer rounds capacity up to a power of two (20 MiB → 32 MiB),
     /// which would make the budget's accounting wrong by up to half.
-    private func receiveBody(_ stream: RequestBody, declared: Int?) async throws -> [UInt8] {
+    private func receiveBody(_ stream: RequestBody, declared: Int?, context: ScanRequestContext) async throws -> [UInt8] {
         let maxBytes = configuration.maxBytes
+        let cap = min(declared ?? maxBytes, maxBytes)
         var reserved = 0
         defer { uploadBudget.release(reserved) }
         var body: [UInt8] = []
         if let declared, declared > 0 {
-            guard uploadBudget.reserve(declared) else { throw busy() }
-            reserved = declared
-            body.reserveCapacity(declared)
+            let first = min(declared, max(Self.firstReservation, configuration.bodyRateFloor.map { $0.guaranteedBytes } ?? declared))
+            guard uploadBudget.reserve(first) else { throw busy() }
+            reserved = first
+            body.reserveCapacity(first)
         }
-        for try await chunk in stream {
-            let needed = body.count + chunk.readableBytes
-            guard needed <= maxBytes else { throw tooLarge(nil) }
-            if needed > reserved {
-                let target = min(maxBytes, max(needed, 2 * reserved, 64 * 1024))
-                guard uploadBudget.reserve(target - reserved) else { throw busy() }
-                reserved = target
-                body.reserveCapacity(target)
+        context.continueBody()
+        do {
+            for try await chunk in stream {
+                let needed = body.count + chunk.readableBytes
+                guard needed <= maxBytes else { throw tooLarge(nil) }
+                if needed > reserved {
+                    let target = max(needed, min(cap, max(2 * reserved, Self.firstReservation)))
+                    guard uploadBudget.reserve(target - reserved) else { throw busy() }
+                    reserved = target
+                    body.reserveCapacity(target)
+                }
+                chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
             }
-            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        } catch let slow as BodyRateGuard.BodyTooSlow {
+            let seconds = Int(slow.elapsed.inSeconds.rounded())
+            throw ServiceError(
+                .requestTimeout, .badRequest,
+                "the body arrived too slowly: \(slow.received) bytes in \(seconds) s, under the floor of \(slow.floor.bytesPerSecond) bytes/s; retry on a faster link")
         }
         return body
     }
+
+    /// The first and smallest step an upload reserves from the budget.
+    static let firstReservation = 64 * 1024
 
     private func busy() -> ServiceError {
         ServiceError(
             .serviceUnavailable, .queueFull, "the service is receiving too many uploads at once; retry later", retryable: true,
             headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
-    }
-
-    /// Refuses what the engine could not scan before a job exists: a bad header, too many pixels
-    /// (from the header alone, before any allocation), or data libjpeg cannot decode. One 1/8-scale
-    /// decode does both (libjpeg reads the header first and refuses too many pixels before
-    /// allocating), on the blocking thread pool: never on the cooperative pool that serves requests.
-    private func validateOffPool(_ bytes: [UInt8]) async throws {
-        let maxPixels = configuration.maxPixels, observe = configuration.faults.observeValidation
-        let outcome: Result<Void, ImageError>
-        do {
-            outcome = try await NIOThreadPool.singleton.runIfActive {
-                observe?()
-                do throws(ImageError) {
-                    _ = try JPEGDecoder.decode(bytes, scaleDenominator: 8, maxPixels: maxPixels, strict: true)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
-        } catch {
-            throw ServiceError(.serviceUnavailable, .internal, "the service is shutting down", retryable: true)
-        }
-        if case .failure(let error) = outcome {
-            if case .tooManyPixels = error {
-                throw ServiceError(.unprocessableContent, .tooManyPixels, error.description)
-            }
-            throw ServiceError(.unprocessableContent, .undecodableImage, "the JPEG cannot be decoded: \(error.description)")
-        }
     }
 
     private func tooLarge(_ declared: Int?) -> ServiceError {
@@ -195,7 +185,10 @@ final class ScanRoutes: Sendable {
             let after = EventStreamWire.resumeAfter(
                 lastEventID: HTTPField.Name(EventStreamWire.lastEventIDHeader).flatMap { request.headers[$0] },
                 afterQuery: request.uri.queryParameters.get(ProtocolNames.afterQuery))
-            return try await EventStream(configuration: configuration, store: store, metrics: metrics).response(for: id, after: after)
+            let stream = EventStream(configuration: configuration, store: store, metrics: metrics)
+            // HEAD: the head a stream would have, and no stream (no subscriber slot taken).
+            if request.method == .head { return try await stream.head(for: id) }
+            return try await stream.response(for: id, after: after)
         }
         if let status = configuration.faults.refuseUpgradeStatus {
             throw ServiceError(
@@ -223,7 +216,10 @@ final class ScanRoutes: Sendable {
             throw ServiceError(.badRequest, .badRequest, "\(ProtocolNames.jobsQuery)= must list job ids, each optionally with :after (ID,ID:N,…)")
         }
         if EventStreamWire.accepts(request.headers[.accept]) {
-            return try await MultiplexedEventStream(configuration: configuration, store: store, metrics: metrics).response(for: cursors)
+            let stream = MultiplexedEventStream(configuration: configuration, store: store, metrics: metrics)
+            // HEAD: the head a stream would have, and no stream (no subscriber slot taken).
+            if request.method == .head { return try stream.head(for: cursors) }
+            return try stream.response(for: cursors)
         }
         if let status = configuration.faults.refuseUpgradeStatus {
             throw ServiceError(

@@ -1,8 +1,11 @@
+import HTTPTypes
 import NIOConcurrencyHelpers
+import ScanProtocol
 
-/// Bytes all uploads being received may hold at once. Each upload reserves what it buffers before
-/// buffering it; one that cannot is refused (503, retry later) instead of growing the heap, so
-/// many concurrent bodies cost at most the budget, whatever their number or declared size.
+/// Bytes all uploads being received or checked may hold at once. Each upload reserves what it buffers before
+/// buffering it, and what its JPEG check decodes (`UploadValidator`) before decoding; one that cannot is
+/// refused (503, retry later) instead of growing the heap, so many concurrent uploads cost at most the
+/// budget, whatever their number, declared size or header.
 final class UploadBudget: Sendable {
     let capacity: Int
     private let used = NIOLockedValueBox<Int>(0)
@@ -25,4 +28,11 @@ final class UploadBudget: Sendable {
     }
 
     var inUse: Int { used.withLockedValue { $0 } }
+
+    /// The answer to an upload that does not fit now: 503 with Retry-After.
+    func busy(retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .serviceUnavailable, .queueFull, "the service is receiving too many uploads at once; retry later", retryable: true,
+            headers: [.retryAfter: "\(retryAfterSeconds)"])
+    }
 }

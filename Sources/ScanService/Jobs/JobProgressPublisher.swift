@@ -21,10 +21,10 @@ final class JobProgressPublisher {
         lastFraction = fraction
         job.publish(state: .running, stage: stage, fraction: min(fraction, 0.99), now: Date())
         guard let stepDelay else { return }
-        // Test seam (`FaultSeams.scanStepDelay`): sleeps in short slices so a cancel request ends
+        // Test seam (`FaultSeams.scanStepDelay`): sleeps in short slices so a cancel request (or a lost attempt) ends
         // the wait; the engine stops at its next poll.
         let end = ContinuousClock.now + stepDelay
-        while !job.isCancelRequested {
+        while job.stop == nil {
             let left = end - ContinuousClock.now
             guard left > .zero else { return }
             Thread.sleep(forTimeInterval: min(left, .milliseconds(10)).inSeconds)

@@ -73,14 +73,15 @@ struct ClaimedJob: Sendable {
     let job: any RunningJob
 }
 
-/// A claimed job as its worker sees it: where progress and the end are published, and whether a
-/// cancel was requested.
+/// A claimed job as its worker sees it: where progress and the end are published, and whether it
+/// must stop before its end.
 protocol RunningJob: Sendable {
     var id: UUID { get }
-    /// Whether someone asked the job to stop.
-    var isCancelRequested: Bool { get }
-    /// The service is shutting down mid-scan: the in-memory job fails (retryable); a shared store's
-    /// job is given back so another instance runs it.
+    /// Why the scan must stop now; nil while it may go on.
+    var stop: JobStop? { get }
+    /// The scan ends without a result of this attempt: shutting down mid-scan (the in-memory job
+    /// fails, retryable; a shared store's job is given back so another instance runs it), or the
+    /// attempt was given up (`JobStop.attemptLost`: nothing more is written by it).
     func abandon() async
     /// Appends an event (ignored after a terminal one); the fraction is clamped so it never goes backwards.
     func appendEvent(state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?) -> Bool
@@ -94,4 +95,14 @@ extension RunningJob {
     ) -> Bool {
         appendEvent(state: state, stage: stage, fraction: fraction, now: now, result: result, error: error)
     }
+}
+
+/// Why a running scan stops before its end.
+enum JobStop: Sendable, Equatable {
+    /// Someone asked the job to stop: it ends `canceled`.
+    case canceled
+    /// This attempt no longer holds the job (its lease was lost, or its event writer stalled while
+    /// the database was away): it ends without a word, and another attempt finishes the job. Never
+    /// a `canceled` event.
+    case attemptLost
 }

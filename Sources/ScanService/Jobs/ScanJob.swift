@@ -45,7 +45,7 @@ final class ScanJob: RunningJob {
     }
 
     var jobState: JobState { state.withLockedValue { $0.jobState } }
-    var isCancelRequested: Bool { state.withLockedValue { $0.cancelRequested } }
+    var stop: JobStop? { state.withLockedValue { $0.cancelRequested ? .canceled : nil } }
     var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
     var latestSeq: Int { state.withLockedValue { seqBase + $0.events.count } }
     var finishedAt: Date? { state.withLockedValue { $0.finishedAt } }

@@ -49,18 +49,25 @@ struct ScanWorkers: Sendable {
         do {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
                 let reporter = JobProgressPublisher(job: job, stepDelay: stepDelay)
-                if instant { return Self.instantScan(reporter) }
+                if instant { return Self.instantScan(reporter, isCancelled: { job.stop != nil }) }
                 do throws(ScanEngineError) {
                     let result = try engine.scan(
                         jpeg: image, maxPixels: maxPixels,
                         progress: { stage, fraction in reporter.report(stage: stage, fraction: fraction) },
-                        isCancelled: { job.isCancelRequested })
+                        isCancelled: { job.stop != nil })
                     return .success(result)
                 } catch {
                     return .failure(error)
                 }
             }
-            finish(job, outcome)
+            if job.stop == .attemptLost {
+                // Nobody canceled it: this attempt lost the job (whatever its outcome, the fence refuses
+                // what it would write), and another attempt finishes it.
+                logger.notice("scan attempt given up; the job runs again", metadata: ["job": "\(job.id)"])
+                await job.abandon()
+            } else {
+                finish(job, outcome)
+            }
             // The scan's buffers are free now: their pages go back before the next job (result published first).
             if !instant { _ = try? await pool.runIfActive { HeapPolicy.releaseFreed() } }
         } catch {
@@ -68,9 +75,11 @@ struct ScanWorkers: Sendable {
         }
     }
 
-    /// The zero-cost scan of the `instantScan` seam: every stage once, then an empty result.
-    private static func instantScan(_ reporter: JobProgressPublisher) -> Result<ScanResult, ScanEngineError> {
+    /// The zero-cost scan of the `instantScan` seam: every stage once, then an empty result; like the
+    /// engine, it stops at its next step once told to.
+    private static func instantScan(_ reporter: JobProgressPublisher, isCancelled: () -> Bool) -> Result<ScanResult, ScanEngineError> {
         for stage in [ScanStage.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing] {
+            if isCancelled() { return .failure(.canceled) }
             reporter.report(stage: stage, fraction: Double(stage.progressRank) / 6)
         }
         return .success(ScanResult(imageWidth: 0, imageHeight: 0, workingWidth: 0, workingHeight: 0, rows: [], spines: [], timings: []))

@@ -55,12 +55,19 @@ struct BatchCommand: AsyncParsableCommand {
         let signalTask = await interrupt.install()
         defer { signalTask.cancel() }
         let display = ProgressDisplay(quiet: quiet)
+        // The results folder is checked before a service starts: one that is a symbolic link is refused, scanning nothing.
+        let store = BatchResultStore(directory: outDirectory)
+        do throws(ConfinedFolder.Failure) {
+            try store.prepare()
+        } catch {
+            display.message("bookscan: \(error.description)", error: true)
+            throw ExitCode(ExitStatus.outputUnwritable.rawValue)
+        }
         let cores = ServiceConfiguration.defaultWorkers
         let endpoint = try await ServiceEndpoint.resolve(server: settings.server, token: settings.token, workers: cores)
         let parallel = jobs ?? (endpoint.embedded == nil ? 4 : 2 * cores)
         let recorder = RunRecorder(tracking: settings, server: endpoint.embedded == nil ? endpoint.baseURL : nil)
         let runner = ScanRunner(endpoint: endpoint, tracking: settings, display: display, verbose: false, recorder: recorder)
-        let store = BatchResultStore(directory: outDirectory)
         let batch = BatchRunner(
             runner: runner, store: store, display: display, parallel: parallel, resume: resume, sharesEventSocket: !socketPerJob)
         let summary = await batch.run(found.photos, skipped: found.skipped, interrupt: interrupt)

@@ -33,6 +33,18 @@ struct ServeCommand: AsyncParsableCommand {
     var uploadMemory = 256 * 1024 * 1024
     @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
     var maxConnectionsPerClient = 256
+    @Option(name: .customLong("max-connections"), help: "Open connections the whole service may hold (0: no cap).")
+    var maxConnections = ServiceConfiguration.defaultMaxConnections
+    @Option(
+        name: .customLong("min-body-rate"),
+        help: "Bytes/s a request body must average once --body-rate-grace has passed, else 408 (0: no floor).")
+    var minBodyRate = BodyRateFloor.standard.bytesPerSecond
+    @Option(name: .customLong("body-rate-grace"), help: "How long a request body may arrive at any pace before --min-body-rate applies.")
+    var bodyRateGrace = CommandDuration(BodyRateFloor.standard.grace)
+    @Option(
+        name: .customLong("analytics-log"),
+        help: "Append the web client's run records (POST /v1/analytics) to this JSONL log, as `bookscan stats` reads it.")
+    var analyticsLog: String?
     @Option(name: .customLong("header-timeout"), help: "How long a new connection has to send its first request head.")
     var headerTimeout = CommandDuration(ServiceConfiguration.defaultHeaderTimeout)
     @Option(name: .customLong("idle-timeout"), help: "How long before an idle kept-alive connection or a stalled body is closed.")
@@ -44,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
     @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
+    @Option(help: "The recognizer that reads titles: tesseract or ppocr (default: $BOOKSCAN_RECOGNIZER, else tesseract).")
+    var recognizer: RecognizerKind?
     @Option(
         help: ArgumentHelp(
             "Share jobs with every instance on this PostgreSQL database (postgres://USER@HOST:PORT/DB; default: $BOOKSCAN_DATABASE_URL).",
@@ -51,19 +65,37 @@ struct ServeCommand: AsyncParsableCommand {
     var database: String?
     @Option(name: .customLong("database-password-file"), help: "A file holding the database password.") var databasePasswordFile: String?
     @Flag(name: .customLong("migrate-only"), help: "Apply the database migrations, then exit.") var migrateOnly = false
-    @Option(help: "This instance's name in leases and /healthz (default: host-pid).") var instance: String?
+    @Option(help: "This instance's name in leases and /healthz (default: host-pid-RANDOM, new at every start).") var instance: String?
     @Option(name: .customLong("max-attempts"), help: "Runs of one job before it fails, when the instances running it keep dying.")
     var maxAttempts = DatabaseSettings.defaultMaxAttempts
     @Option(help: "How long a claimed job stays this instance's without renewal (e.g. 10s).") var lease = CommandDuration(DatabaseSettings.defaultLease)
+    @Option(name: .customLong("database-pool-size"), help: "Connections this instance opens to the database at most.")
+    var databasePoolSize = DatabaseSettings.defaultPoolSize
+    @Option(
+        name: .customLong("database-statement-timeout"),
+        help: "Longest one database statement (or an idle transaction) may take before the server ends it (e.g. 10s).")
+    var databaseStatementTimeout = CommandDuration(DatabaseSettings.defaultStatementTimeout)
     @Option(name: .customLong("scan-step-delay"), help: .hidden) var scanStepDelay: CommandDuration?
     @Flag(name: .customLong("instant-scan"), help: .hidden) var instantScan = false
 
     func validate() throws {
+        do {
+            try checkFlags()
+        } catch let error as ValidationError where logFormat == .json {
+            // Every line `serve --log-format json` writes is JSON, a refused flag's too.
+            Logger(label: "bookscan.serve") { JSONLogHandler(label: $0) }.error("\(error.message)")
+            throw ExitCode.validationFailure
+        }
+    }
+
+    private func checkFlags() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard jobTTL.duration > .zero, heartbeat.duration > .zero else { throw ValidationError("--job-ttl and --heartbeat must be positive") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no cap) or more") }
+        guard maxConnections >= 0, minBodyRate >= 0 else { throw ValidationError("--max-connections and --min-body-rate must be 0 (none) or more") }
+        guard bodyRateGrace.duration >= .zero else { throw ValidationError("--body-rate-grace must not be negative") }
         guard headerTimeout.duration > .zero, idleTimeout.duration > .zero else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
     }
 
@@ -86,27 +118,18 @@ struct ServeCommand: AsyncParsableCommand {
             url.password = secret.trimmingCharacters(in: .newlines)
         }
         guard maxAttempts >= 1, lease.duration > .zero else { throw ValidationError("--max-attempts and --lease must be positive") }
-        return DatabaseSettings(url: url, instance: instance, lease: lease.duration, maxAttempts: maxAttempts)
+        guard databasePoolSize >= 1, databaseStatementTimeout.duration > .zero else {
+            throw ValidationError("--database-pool-size and --database-statement-timeout must be positive")
+        }
+        if let roots = url.rootCertificatePath, !FileManager.default.isReadableFile(atPath: roots) {
+            throw ValidationError("--database: sslrootcert \(roots) cannot be read")
+        }
+        return DatabaseSettings(
+            url: url, instance: instance, lease: lease.duration, maxAttempts: maxAttempts, poolSize: databasePoolSize,
+            statementTimeout: databaseStatementTimeout.duration)
     }
 
     func run() async throws {
-        let database = try databaseSettings()
-        if migrateOnly, let database {
-            do {
-                let applied = try await DatabaseSchema.migrate(database.url, logger: Logger(label: "bookscan.serve"))
-                let note = applied.isEmpty ? "already at version \(DatabaseSchema.latestVersion)" : "applied \(applied.map(String.init).joined(separator: ", "))"
-                FileHandle.standardError.write(Data("bookscan serve: database \(database.url): \(note)\n".utf8))
-                return
-            } catch {
-                FileHandle.standardError.write(Data("bookscan serve: database \(database.url): \(String(describing: error).prefix(300))\n".utf8))
-                throw ExitCode(ExitStatus.unreachable.rawValue)
-            }
-        }
-        let token = self.token ?? ProcessInfo.processInfo.environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if token == nil && !Self.isLoopback(host) && !allowUnauthenticated {
-            throw ValidationError(
-                "refusing to listen on \(host) without a token; set BOOKSCAN_TOKEN, or pass --allow-unauthenticated")
-        }
         let level: Logger.Level = verbose ? .info : .notice
         switch logFormat {
         case .text:
@@ -122,12 +145,50 @@ struct ServeCommand: AsyncParsableCommand {
                 return handler
             }
         }
+        do {
+            try await serve()
+        } catch let error as ValidationError where logFormat == .json {
+            say(error.message, level: .error)
+            throw ExitCode.validationFailure
+        }
+    }
+
+    /// Writes one of serve's own lines: `bookscan serve: …` as text, or a JSON log line (with `metadata`).
+    private func say(_ message: String, level: Logger.Level = .notice, metadata: Logger.Metadata = [:]) {
+        switch logFormat {
+        case .text: FileHandle.standardError.write(Data("bookscan serve: \(message)\n".utf8))
+        case .json: Logger(label: "bookscan.serve").log(level: level, "\(message)", metadata: metadata)
+        }
+    }
+
+    private func serve() async throws {
+        let database = try databaseSettings()
+        if migrateOnly, let database {
+            do {
+                let applied = try await DatabaseSchema.migrate(database.url, logger: Logger(label: "bookscan.serve"))
+                let note = applied.isEmpty ? "already at version \(DatabaseSchema.latestVersion)" : "applied \(applied.map(String.init).joined(separator: ", "))"
+                say("database \(database.url): \(note)")
+                return
+            } catch {
+                say("database \(database.url): \(String(describing: error).prefix(300))", level: .error)
+                throw ExitCode(ExitStatus.unreachable.rawValue)
+            }
+        }
+        let token = self.token ?? ProcessInfo.processInfo.environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if token == nil && !Self.isLoopback(host) && !allowUnauthenticated {
+            throw ValidationError(
+                "refusing to listen on \(host) without a token; set BOOKSCAN_TOKEN, or pass --allow-unauthenticated")
+        }
         var settings = ServiceConfiguration(
             host: host, port: port, token: token, workers: workers, queueCapacity: queue, maxBytes: maxBytes, maxPixels: maxPixels,
             jobTTL: jobTTL.duration, heartbeatInterval: heartbeat.duration
         ).injecting(FaultSeams(scanStepDelay: scanStepDelay?.duration, instantScan: instantScan))
         settings.uploadMemory = max(uploadMemory, maxBytes)
         settings.maxConnectionsPerClient = maxConnectionsPerClient > 0 ? maxConnectionsPerClient : nil
+        settings.maxConnections = maxConnections > 0 ? maxConnections : nil
+        settings.bodyRateFloor = minBodyRate > 0 ? BodyRateFloor(bytesPerSecond: minBodyRate, grace: bodyRateGrace.duration) : nil
+        settings.analyticsLogPath = analyticsLog
+        settings.recognizer = recognizer
         settings.headerTimeout = headerTimeout.duration
         settings.idleTimeout = idleTimeout.duration
         settings.ocr = OCRSettings(dataPath: ocrData, language: ocrLanguage)
@@ -136,7 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 settings.tls = try ServiceTLS(certificatePath: tlsCertificate, keyPath: tlsKey)
             } catch {
-                FileHandle.standardError.write(Data("bookscan serve: TLS: \(error)\n".utf8))
+                say("TLS: \(error)", level: .error)
                 throw ExitCode.validationFailure
             }
         }
@@ -144,21 +205,29 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host
         let scheme = configuration.scheme
         let workerCount = configuration.workers
+        let showsBanner = logFormat == .text
         let authNote = (token == nil ? "no token: anyone who can reach \(host) may use it" : "bearer token required")
             + (database.map { "; jobs in \($0.url) as \($0.instance)" } ?? "")
+        let instanceName = database?.instance ?? DatabaseSettings.processInstance
         do {
             var logger = Logger(label: "bookscan.serve")
-            logger[metadataKey: "instance"] = .string(database?.instance ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)")
+            logger[metadataKey: "instance"] = .string(instanceName)
             try await ScanServer(configuration: configuration, logger: logger)
                 .run(shutdownSignals: [.sigterm, .sigint]) { port in
-                    let line = "bookscan serve: listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)\n"
-                    FileHandle.standardError.write(Data(line.utf8))
+                    say(
+                        "listening on \(scheme)://\(host):\(port) (\(authNote); \(workerCount) workers)",
+                        metadata: [
+                            "url": "\(scheme)://\(host):\(port)", "port": .stringConvertible(port), "workers": .stringConvertible(workerCount),
+                            "instance": "\(instanceName)",
+                        ])
+                    // The web client's address (and, on every address, a QR code for each LAN one); JSON logs stay JSON only.
+                    if showsBanner { ServeBanner(scheme: scheme, host: host, port: port).write() }
                 }
         } catch let error as SpineReadingError {
-            FileHandle.standardError.write(Data("bookscan serve: \(error)\n".utf8))
+            say("\(error)", level: .error)
             throw ExitCode(ExitStatus.ocrUnavailable.rawValue)
         }
-        FileHandle.standardError.write(Data("bookscan serve: stopped\n".utf8))
+        say("stopped", metadata: ["instance": "\(instanceName)"])
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -171,3 +240,5 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
 }
+
+extension RecognizerKind: ExpressibleByArgument {}

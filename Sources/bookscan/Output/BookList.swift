@@ -35,15 +35,32 @@ enum BookList {
         }
     }
 
-    /// RFC 4180 text: fields with a comma, quote or line break are quoted, quotes doubled; CRLF line ends.
+    /// RFC 4180 text, CRLF line ends, every field through `csvField`. The one CSV writer: `scan --csv`
+    /// and `batch`'s `books.csv` both write this.
     static func csv(_ rows: [[String]]) -> String {
-        rows.map { row in
-            row.map { field in
-                guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            }.joined(separator: ",")
-        }.map { $0 + "\r\n" }.joined()
+        rows.map { row in row.map(csvField).joined(separator: ",") }.map { $0 + "\r\n" }.joined()
     }
+
+    /// One CSV field. Text a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab
+    /// or a carriage return: a title read by OCR, a file name) gets a leading `'` (OWASP's CSV injection
+    /// recipe: the cell shows as text, the `'` is the price of a title that really starts with `-`)
+    /// and is quoted. Any field with a comma, quote or line break is quoted, its quotes doubled.
+    static func csvField(_ field: String) -> String {
+        let formula = field.unicodeScalars.first.map { formulaStarts.contains($0) } ?? false
+        let text = formula ? "'" + field : field
+        // Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard formula || text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var quoted = String.UnicodeScalarView(["\""])
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }  // by scalar: a quote a combining mark follows is still a quote
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
+    }
+
+    /// First characters that make a spreadsheet read a cell as a formula.
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     private static func fraction(_ value: Double) -> String {
         guard value.isFinite else { return "" }

@@ -20,15 +20,30 @@ struct BatchRunner: Sendable {
         let started = ContinuousClock.now
         var summary = BatchSummary(total: photos.count, parallel: parallel)
         summary.skipped = skipped.map { .init(image: $0.relative, reason: $0.reason) }
+        do throws(ConfinedFolder.Failure) {
+            try store.prepare()
+        } catch {
+            // Nowhere safe to write: nothing starts (the book list then fails the same way).
+            display.message("bookscan: \(error)\(error.reason == .symbolicLink ? " (give a real folder with --out)" : "")", error: true)
+            summary.notStarted = photos.map(\.relative)
+            return summary
+        }
         var queue: [(FolderScanner.Found, String?)] = []
         for photo in photos {
             let hash = BatchResultStore.hash(photo.path)
-            if resume, let hash, store.unchanged(photo.relative, hash: hash) != nil {
-                summary.skipped.append(.init(image: photo.relative, reason: "unchanged since its result (--resume)"))
-                summary.unchanged += 1
-            } else {
-                queue.append((photo, hash))
+            if resume, let hash {
+                switch store.stored(photo.relative, hash: hash) {
+                case .trusted:
+                    summary.skipped.append(.init(image: photo.relative, reason: "unchanged since its result (--resume)"))
+                    summary.unchanged += 1
+                    continue
+                case .untrusted(let distrust):
+                    display.message("bookscan: \(photo.relative): \(distrust); scanning it again", error: true)
+                case .absent, .stale:
+                    break
+                }
             }
+            queue.append((photo, hash))
         }
         let limits = await runner.limits()
         let shared = sharesEventSocket ? runner.sharedEventSocket(limits: limits) : nil

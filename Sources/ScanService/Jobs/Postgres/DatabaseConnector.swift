@@ -1,32 +1,97 @@
+import BookscanBase
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// Connections to the job store's database: the pool configuration for `PostgresClient` and single
-/// connections (migrations, the LISTEN connection), both from one `DatabaseURL`.
+/// connections (migrations, the LISTEN connection), both from one `DatabaseURL` (TLS by its
+/// `sslmode`), the pool sized and its sessions' timeouts set by `DatabaseSettings`.
 struct DatabaseConnector: Sendable {
     let url: DatabaseURL
+    let poolSize: Int
+    let statementTimeout: Duration
 
-    /// The pool's configuration (TLS off on a Unix socket, preferred over TCP).
+    init(url: DatabaseURL, poolSize: Int = DatabaseSettings.defaultPoolSize, statementTimeout: Duration = DatabaseSettings.defaultStatementTimeout) {
+        self.url = url
+        self.poolSize = max(1, poolSize)
+        self.statementTimeout = statementTimeout
+    }
+
+    init(settings: DatabaseSettings) {
+        self.init(url: settings.url, poolSize: settings.poolSize, statementTimeout: settings.statementTimeout)
+    }
+
+    /// The pool's configuration. Every session has `statement_timeout` and
+    /// `idle_in_transaction_session_timeout`: work a caller stopped waiting for (`withDatabaseDeadline`)
+    /// is ended by the server, and its connection and row locks come back.
     var clientConfiguration: PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
         if let socket = url.socketPath {
-            return PostgresClient.Configuration(unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
+            configuration = PostgresClient.Configuration(unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS =
+                switch tlsConfiguration {
+                case .none: .disable
+                case .some(let (settings, true)): .require(settings)
+                case .some(let (settings, false)): .prefer(settings)
+                }
+            configuration = PostgresClient.Configuration(
+                host: url.host ?? "localhost", port: url.port, username: url.username, password: url.password, database: url.database, tls: tls)
         }
-        return PostgresClient.Configuration(
-            host: url.host ?? "localhost", port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: .disable)
+        configuration.options.maximumConnections = poolSize
+        configuration.options.additionalStartupParameters = sessionParameters
+        return configuration
+    }
+
+    /// `statement_timeout` and `idle_in_transaction_session_timeout`, in milliseconds.
+    var sessionParameters: [(String, String)] {
+        let milliseconds = "\(Int((statementTimeout.inSeconds * 1000).rounded()))"
+        return [("statement_timeout", milliseconds), ("idle_in_transaction_session_timeout", milliseconds)]
+    }
+
+    /// The TLS settings of `url.tlsMode` and whether TLS is required; nil for `disable`.
+    /// A `sslrootcert` file is read when a connection is made (a bad one fails every connection
+    /// with its reason; `serve` checks it is readable before it starts).
+    var tlsConfiguration: (TLSConfiguration, required: Bool)? {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let roots = url.rootCertificatePath
+        if let roots { tls.trustRoots = .file(roots) }
+        switch url.tlsMode {
+        case .disable: return nil
+        case .prefer:
+            tls.certificateVerification = .none
+            return (tls, false)
+        case .require:
+            // As libpq: with a root certificate given, `require` checks the chain like `verify-ca`.
+            tls.certificateVerification = roots == nil ? .none : .noHostnameVerification
+            return (tls, true)
+        case .verifyCA:
+            tls.certificateVerification = .noHostnameVerification
+            return (tls, true)
+        case .verifyFull:
+            tls.certificateVerification = .fullVerification
+            return (tls, true)
+        }
     }
 
     /// One connection of its own; the caller closes it.
     func connect(logger: Logger) async throws -> PostgresConnection {
-        let configuration: PostgresConnection.Configuration =
-            if let socket = url.socketPath {
-                .init(unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
-            } else {
-                .init(host: url.host ?? "localhost", port: url.port, username: url.username, password: url.password, database: url.database, tls: .disable)
-            }
+        var configuration: PostgresConnection.Configuration
+        if let socket = url.socketPath {
+            configuration = .init(unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch tlsConfiguration {
+                case .none: .disable
+                case .some(let (settings, true)): .require(try NIOSSLContext(configuration: settings))
+                case .some(let (settings, false)): .prefer(try NIOSSLContext(configuration: settings))
+                }
+            configuration = .init(
+                host: url.host ?? "localhost", port: url.port, username: url.username, password: url.password, database: url.database, tls: tls)
+        }
         return try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger)
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the PostgreSQL job store lives: `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`, or with
-/// `?host=/socket/dir` for a Unix-domain socket. The password comes from the URL, else `PGPASSWORD`,
+/// `?host=/socket/dir` for a Unix-domain socket; `?sslmode=disable|prefer|require|verify-ca|verify-full`
+/// (libpq's meanings, `prefer` by default over TCP) and `sslrootcert=FILE` (the CA to trust) set TLS. The password comes from the URL, else `PGPASSWORD`,
 /// else a file (`--database-password-file`); it is never logged (`description` hides it).
 public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public var username: String
@@ -12,6 +13,10 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public var database: String
     /// The directory of the server's Unix-domain socket (`?host=/dir`).
     public var socketDirectory: String?
+    /// Whether and how the connection is encrypted (`?sslmode=`).
+    public var tlsMode: DatabaseTLSMode
+    /// PEM file of the certificate authorities to trust (`?sslrootcert=`); nil: the system's.
+    public var rootCertificatePath: String?
 
     /// The default PostgreSQL port.
     public static let defaultPort = 5432
@@ -42,6 +47,21 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             self.host = host
             socketDirectory = nil
         }
+        let mode = components.queryItems?.last { $0.name == "sslmode" }?.value
+        if let mode {
+            guard let known = DatabaseTLSMode(rawValue: mode) else {
+                let known = DatabaseTLSMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Invalid(description: "the database URL's sslmode \"\(mode)\" is not one of \(known)")
+            }
+            tlsMode = known
+        } else {
+            // libpq's default; a Unix socket never uses TLS.
+            tlsMode = socketDirectory == nil ? .prefer : .disable
+        }
+        rootCertificatePath = components.queryItems?.last { $0.name == "sslrootcert" }?.value.flatMap { $0.isEmpty ? nil : $0 }
+        if socketDirectory != nil, tlsMode.requiresTLS {
+            throw Invalid(description: "the database URL asks for sslmode=\(tlsMode.rawValue) over a Unix socket, which never uses TLS")
+        }
     }
 
     /// The socket file of `socketDirectory` (`DIR/.s.PGSQL.PORT`).
@@ -49,7 +69,10 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL without its password.
     public var description: String {
-        let place = socketDirectory.map { "?host=\($0)" } ?? ""
+        var query = socketDirectory.map { ["host=\($0)"] } ?? []
+        if socketDirectory == nil, tlsMode != .prefer { query.append("sslmode=\(tlsMode.rawValue)") }
+        if let rootCertificatePath { query.append("sslrootcert=\(rootCertificatePath)") }
+        let place = query.isEmpty ? "" : "?" + query.joined(separator: "&")
         return "postgres://\(username)@\(host ?? "")\(host == nil ? "" : ":\(port)")/\(database)\(place)"
     }
 }

@@ -31,6 +31,10 @@ struct JobTable: Sendable {
     func admit(id: UUID, image: [UInt8], digest: [UInt8], seqAfter: Int, now: Date, queueCapacity: Int) async throws -> Admission {
         let logger = self.logger, ttl = self.ttl
         return try await client.withTransaction(logger: logger) { connection in
+            // A job past its TTL that the reaper has not deleted yet is gone for every reader: its id is free again.
+            try await connection.execute(
+                "DELETE FROM bookscan_jobs WHERE id = \(id) AND finished_at IS NOT NULL AND finished_at <= now() - make_interval(secs => \(ttl.inSeconds))",
+                logger: logger)
             let queued = try await connection.query("SELECT count(*) FROM bookscan_jobs WHERE state = 'queued'", logger: logger)
                 .decode(Int.self).first { _ in true } ?? 0
             let event = JobEvent(jobId: id, seq: seqAfter + 1, state: .queued, stage: .queued, fraction: 0, timestamp: now)
@@ -69,35 +73,61 @@ struct JobTable: Sendable {
     /// Appends the next event of a job (seq = latest + 1) and moves the job with it, in one
     /// transaction; the fraction never goes below the job's. Nothing is written after a terminal
     /// event. Returns the event written, or nil.
-    /// `owner`: the instance whose worker writes; when given, nothing is written unless it still holds the job's lease.
+    /// `attempt`: the claim whose worker writes; when given, nothing is written unless that claim
+    /// still holds the job (its lease token is the job's), so two attempts never both write.
     func append(
         _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult? = nil, error: ErrorBody? = nil,
-        owner: String? = nil
+        attempt: Attempt? = nil
     ) async throws -> JobEvent? {
+        if case .written(let event) = try await write(
+            id, state: state, stage: stage, fraction: fraction, now: now, result: result, error: error, attempt: attempt)
+        {
+            return event
+        }
+        return nil
+    }
+
+    /// `append`, with why nothing was written when nothing was.
+    func write(
+        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?, attempt: Attempt?
+    ) async throws -> AppendOutcome {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             try await Self.append(
-                id, state: state, stage: stage, fraction: fraction, now: now, result: result, error: error, owner: owner, on: connection,
+                id, state: state, stage: stage, fraction: fraction, now: now, result: result, error: error, attempt: attempt, on: connection,
                 logger: logger)
         }
     }
 
+    /// What an append did.
+    enum AppendOutcome: Sendable {
+        /// The event was written with this seq.
+        case written(JobEvent)
+        /// A rerun replays progress its subscribers already saw: nothing new, nothing written.
+        case behind
+        /// The writing attempt no longer holds the job (another claim took it, or it was given back).
+        case notHeld
+        /// The job is unknown or already ended.
+        case ended
+    }
+
     /// `append` inside a transaction the caller holds.
     static func append(
-        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?, owner: String?,
+        _ id: UUID, state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?, attempt: Attempt?,
         on connection: PostgresConnection, logger: Logger
-    ) async throws -> JobEvent? {
+    ) async throws -> AppendOutcome {
         let rows = try await connection.query(
-            "SELECT state, latest_seq, fraction, lease_owner, stage FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
-        ).decode((String, Int, Double, String?, String).self)
-        guard let (current, latest, shown, holder, shownStage) = try await rows.first(where: { _ in true }),
-            let currentState = JobState(rawValue: current), !currentState.isTerminal, owner == nil || holder == owner
-        else { return nil }
+            "SELECT state, latest_seq, fraction, lease_token, stage FROM bookscan_jobs WHERE id = \(id) FOR UPDATE", logger: logger
+        ).decode((String, Int, Double, UUID?, String).self)
+        guard let (current, latest, shown, token, shownStage) = try await rows.first(where: { _ in true }),
+            let currentState = JobState(rawValue: current), !currentState.isTerminal
+        else { return .ended }
+        if let attempt, token != attempt.token { return .notHeld }
         let clamped = state == .succeeded ? 1 : max(shown, min(1, max(0, fraction)))
         if !state.isTerminal, state == currentState, let shownStage = ScanStage(rawValue: shownStage) {
-            // A job run again after its instance died replays stages its subscribers already saw:
+            // A job run again after its attempt was given up replays stages its subscribers already saw:
             // nothing new until it catches up, so nothing is written (their stream stays gap-free).
-            if stage.progressRank < shownStage.progressRank || (stage == shownStage && clamped <= shown) { return nil }
+            if stage.progressRank < shownStage.progressRank || (stage == shownStage && clamped <= shown) { return .behind }
         }
         let event = JobEvent(
             jobId: id, seq: latest + 1, state: state, stage: stage, fraction: clamped, timestamp: now, result: result, error: error)
@@ -106,31 +136,39 @@ struct JobTable: Sendable {
         let terminal = state.isTerminal
         let frame = String(decoding: try WireCoding.encode(ServerMessage.event(event)), as: UTF8.self)
         let note = "\(id.uuidString.lowercased()):\(event.seq)"
-        // The event, the job moved with it and the notification in one statement (one round trip).
+        // The event, the job moved with it and the notification in one statement (one round trip). A
+        // job's end is stamped by the database's clock: its TTL runs on that clock, like leases.
         try await connection.execute(
             """
-            WITH event AS (INSERT INTO bookscan_events (job_id, seq, payload) VALUES (\(id), \(event.seq), \(frame)) RETURNING seq),
+            WITH event AS (
+                INSERT INTO bookscan_events (job_id, seq, payload, attempt) VALUES (\(id), \(event.seq), \(frame), \(attempt?.number)) RETURNING seq),
             job AS (
                 UPDATE bookscan_jobs SET state = \(state.rawValue), stage = \(stage.rawValue), fraction = \(clamped), latest_seq = \(event.seq),
-                    updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN \(now) ELSE finished_at END,
+                    updated_at = \(now), finished_at = CASE WHEN \(terminal) THEN now() ELSE finished_at END,
                     result = COALESCE(\(resultText), result), error = COALESCE(\(errorText), error),
-                    finished_by = CASE WHEN \(terminal) THEN COALESCE(\(owner), lease_owner) ELSE finished_by END,
-                    lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END
+                    finished_by = CASE WHEN \(terminal) THEN COALESCE(\(attempt?.owner), lease_owner) ELSE finished_by END,
+                    lease_owner = CASE WHEN \(terminal) THEN NULL ELSE lease_owner END,
+                    lease_token = CASE WHEN \(terminal) THEN NULL ELSE lease_token END
                 WHERE id = \(id) RETURNING id)
             SELECT pg_notify(\(eventsChannel), \(note)) FROM event, job
             """, logger: logger
         )
         if terminal { try await connection.execute("DELETE FROM bookscan_images WHERE job_id = \(id)", logger: logger) }
-        return event
+        return .written(event)
     }
 
-    /// The encoded event frames of a job after `after`, in seq order (at most `limit`).
+    /// The encoded event frames of a job after `after`, in seq order (at most `limit`), and the
+    /// terminal one of a finished job always (a subscriber resuming at the last seq still gets it).
     func frames(_ id: UUID, after: Int, limit: Int = 10_000) async throws -> [(seq: Int, frame: String)] {
         let logger = self.logger
         return try await client.withConnection { connection in
             var frames: [(Int, String)] = []
             let rows = try await connection.query(
-                "SELECT seq, payload FROM bookscan_events WHERE job_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)", logger: logger)
+                """
+                SELECT seq, payload FROM bookscan_events WHERE job_id = \(id) AND (seq > \(after) OR seq = (
+                    SELECT latest_seq FROM bookscan_jobs WHERE id = \(id) AND state IN ('succeeded', 'failed', 'canceled')))
+                ORDER BY seq LIMIT \(limit)
+                """, logger: logger)
             for try await (seq, payload) in rows.decode((Int, String).self) { frames.append((seq, payload)) }
             return frames
         }
@@ -147,13 +185,13 @@ struct JobTable: Sendable {
         }
     }
 
-    /// Jobs per state (expired ones excluded), for `/healthz`.
-    func countByState(now: Date) async throws -> [JobState: Int] {
-        let logger = self.logger, cutoff = now.addingTimeInterval(-ttl.inSeconds)
+    /// Jobs per state (expired ones excluded, by the database's clock), for `/healthz`.
+    func countByState() async throws -> [JobState: Int] {
+        let logger = self.logger, ttl = self.ttl.inSeconds
         return try await client.withConnection { connection in
             var counts: [JobState: Int] = [:]
             let rows = try await connection.query(
-                "SELECT state, count(*) FROM bookscan_jobs WHERE finished_at IS NULL OR finished_at > \(cutoff) GROUP BY state", logger: logger)
+                "SELECT state, count(*) FROM bookscan_jobs WHERE finished_at IS NULL OR finished_at > now() - make_interval(secs => \(ttl)) GROUP BY state", logger: logger)
             for try await (state, count) in rows.decode((String, Int).self) {
                 if let state = JobState(rawValue: state) { counts[state] = count }
             }
@@ -161,10 +199,11 @@ struct JobTable: Sendable {
         }
     }
 
-    /// Deletes jobs (their events and images with them) whose TTL has passed, `batch` at a time, by
-    /// whichever instance holds the reaper lock (the others return 0 at once); returns how many.
-    func sweep(now: Date, batch: Int = 500) async throws -> Int {
-        let logger = self.logger, cutoff = now.addingTimeInterval(-ttl.inSeconds)
+    /// Deletes jobs (their events and images with them) whose TTL has passed by the database's clock,
+    /// `batch` at a time, by whichever instance holds the reaper lock (the others return 0 at once);
+    /// returns how many.
+    func sweep(batch: Int = 500) async throws -> Int {
+        let logger = self.logger, ttl = self.ttl.inSeconds
         return try await client.withTransaction(logger: logger) { connection in
             let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(Self.reaperLock))", logger: logger)
                 .decode(Bool.self).first { _ in true } ?? false
@@ -174,7 +213,7 @@ struct JobTable: Sendable {
                 let deleted = try await connection.query(
                     """
                     DELETE FROM bookscan_jobs WHERE id IN (
-                        SELECT id FROM bookscan_jobs WHERE finished_at IS NOT NULL AND finished_at <= \(cutoff) LIMIT \(batch))
+                        SELECT id FROM bookscan_jobs WHERE finished_at IS NOT NULL AND finished_at <= now() - make_interval(secs => \(ttl)) LIMIT \(batch))
                     RETURNING id
                     """, logger: logger
                 ).decode(UUID.self).reduce(0) { count, _ in count + 1 }
@@ -212,12 +251,11 @@ struct JobTable: Sendable {
         let rows = try await connection.query(
             """
             SELECT state, stage, fraction, latest_seq, created_at, updated_at, started_at, finished_at, image_bytes, result, error
-            FROM bookscan_jobs WHERE id = \(id)
+            FROM bookscan_jobs WHERE id = \(id) AND (finished_at IS NULL OR finished_at > now() - make_interval(secs => \(ttl.inSeconds)))
             """, logger: logger
         ).decode((String, String, Double, Int, Date, Date, Date?, Date?, Int, String?, String?).self)
         guard let row = try await rows.first(where: { _ in true }) else { return nil }
         let (state, stage, fraction, seq, created, updated, started, finished, bytes, result, error) = row
-        if let finished, now.timeIntervalSince(finished) >= ttl.inSeconds { return nil }
         return JobSnapshot(
             jobId: id, state: JobState(rawValue: state) ?? .failed, stage: ScanStage(rawValue: stage) ?? .done, fraction: fraction, seq: seq,
             createdAt: created, updatedAt: updated, startedAt: started, finishedAt: finished,

@@ -104,7 +104,9 @@ final class PostgresEventFeed: Sendable {
                 for (seq, frame) in frames {
                     let terminal = Self.isTerminal(frame)
                     feed.latestSeq = max(feed.latestSeq, seq)
-                    for (number, subscriber) in feed.subscribers where seq > subscriber.sentThrough || (terminal && seq >= subscriber.sentThrough) {
+                    // The terminal event goes to every subscriber, also one resuming at (or past) its seq: as
+                    // in the memory store, a stream always ends with it.
+                    for (number, subscriber) in feed.subscribers where seq > subscriber.sentThrough || terminal {
                         subscriber.continuation.yield(.event(frame, seq: seq, terminal: terminal))
                         feed.subscribers[number]?.sentThrough = seq
                         if terminal {

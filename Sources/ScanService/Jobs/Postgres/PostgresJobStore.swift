@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
 import ScanProtocol
+import ServiceLifecycle
 
 /// The job store shared by every `bookscan serve --database …` instance: jobs, events and images
 /// in PostgreSQL (`JobTable`), queue claims with leases, and cross-instance fan-out through one
@@ -40,7 +41,7 @@ final class PostgresJobStore: JobStore {
                 wakeups.bump()
             })
         self.metrics = metrics
-        let keeper = LeaseKeeper(table: table, owner: settings.instance, lease: settings.lease, metrics: metrics, logger: logger)
+        let keeper = LeaseKeeper(table: table, lease: settings.lease, metrics: metrics, logger: logger)
         self.keeper = keeper
         renewals = Task { await keeper.run() }
         metrics.registerSharedStore()
@@ -49,6 +50,19 @@ final class PostgresJobStore: JobStore {
         self.lease = settings.lease
         self.maxAttempts = settings.maxAttempts
         self.logger = logger
+    }
+
+    /// The store of `database` with the services it needs running (the connection pool, the
+    /// notification listener and catch-up), migrated first unless told not to.
+    static func make(
+        _ database: DatabaseSettings, ttl: Duration, queueCapacity: Int, heartbeat: Duration, metrics: ServiceMetrics, logger: Logger
+    ) async throws -> (PostgresJobStore, [any Service]) {
+        if database.migrate { _ = try await DatabaseSchema.migrate(database.url, logger: logger) }
+        let connector = DatabaseConnector(settings: database)
+        let client = PostgresClient(configuration: connector.clientConfiguration, backgroundLogger: logger)
+        let store = PostgresJobStore(
+            client: client, connector: connector, settings: database, ttl: ttl, queueCapacity: queueCapacity, metrics: metrics, logger: logger)
+        return (store, [client, EventFeedService(feed: store.feed, tick: heartbeat)])
     }
 
     func lookup(_ id: UUID, digest: [UInt8], now: Date) async throws -> Admission? {
@@ -110,8 +124,8 @@ final class PostgresJobStore: JobStore {
                     let started = ContinuousClock.now
                     if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
                         metrics.claimed(after: ContinuousClock.now - started)
-                        if claim.attempt > 1 { metrics.jobRescued() }
-                        let job = PostgresRunningJob(id: claim.id, owner: instance, table: table, lease: lease, keeper: keeper, logger: logger)
+                        if claim.attempt.number > 1 { metrics.jobRescued() }
+                        let job = PostgresRunningJob(id: claim.id, attempt: claim.attempt, table: table, lease: lease, keeper: keeper, logger: logger)
                         return ClaimedJob(image: claim.image, job: job)
                     }
                 } catch {
@@ -137,9 +151,10 @@ final class PostgresJobStore: JobStore {
         renewals.cancel()
     }
 
-    func sweep(now: Date) async throws -> Int { try await table.sweep(now: now) }
+    /// Deletes expired jobs; the cut-off is the database's clock (`now` is this instance's, unused).
+    func sweep(now: Date) async throws -> Int { try await answered { try await self.table.sweep() } }
 
-    func countByState() async throws -> [JobState: Int] { try await answered { try await self.table.countByState(now: Date()) } }
+    func countByState() async throws -> [JobState: Int] { try await answered { try await self.table.countByState() } }
 
     /// How long a request waits for the database before it is answered 503 (the pool would wait
     /// for a connection as long as the database is away).
@@ -148,30 +163,6 @@ final class PostgresJobStore: JobStore {
     /// Runs a request's database work, or throws `DatabaseTimeout` after `requestDeadline`.
     private func answered<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withDatabaseDeadline(Self.requestDeadline, work)
-    }
-}
-
-/// How an instance takes part in the shared store.
-public struct DatabaseSettings: Sendable {
-    public var url: DatabaseURL
-    /// This instance's name in leases and `/healthz`.
-    public var instance: String
-    /// How long a claimed job stays this instance's without a renewal.
-    public var lease: Duration
-    /// Runs of one job before it is failed (instances that died while running it).
-    public var maxAttempts: Int
-    /// Apply migrations at start (else the schema must be current).
-    public var migrate: Bool
-
-    public static let defaultLease: Duration = .seconds(10)
-    public static let defaultMaxAttempts = 3
-
-    public init(url: DatabaseURL, instance: String? = nil, lease: Duration = defaultLease, maxAttempts: Int = defaultMaxAttempts, migrate: Bool = true) {
-        self.url = url
-        self.instance = instance ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
-        self.lease = lease
-        self.maxAttempts = max(1, maxAttempts)
-        self.migrate = migrate
     }
 }
 

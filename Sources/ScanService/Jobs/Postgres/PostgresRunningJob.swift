@@ -4,17 +4,19 @@ import Logging
 import NIOConcurrencyHelpers
 import ScanProtocol
 
-/// A job this instance's worker runs from the shared store: events are written in order by one
-/// writer task (each in its own transaction, retried while the database is away, never once the
-/// lease is lost), and the lease is renewed while the scan runs (`LeaseKeeper`), which also carries cancel requests;
-/// a scan whose lease was lost stops (what it would write is refused: the new holder writes).
+/// One attempt at a job this instance's worker runs from the shared store: events are written in
+/// order by one writer task (each in its own transaction, retried while the database is away), every
+/// write fenced by the attempt's lease token (`JobTable.Attempt`), and the lease is renewed while the
+/// scan runs (`LeaseKeeper`), which also carries cancel requests. An attempt that lost its lease, or
+/// whose writer stalled, stops without a word (`JobStop.attemptLost`): what it would still write is
+/// dropped, and another attempt finishes the job.
 final class PostgresRunningJob: RunningJob {
     let id: UUID
-    private let owner: String
+    let attempt: JobTable.Attempt
     private let table: JobTable
     private let logger: Logger
     private let writes: AsyncStream<Write>.Continuation
-    private let cancelRequested = NIOLockedValueBox(false)
+    private let stopped = NIOLockedValueBox<JobStop?>(nil)
     private let ended = NIOLockedValueBox(false)
     private let keeper: LeaseKeeper
     /// Events queued but not yet written, and when the writer last moved (or the first of them came).
@@ -34,35 +36,42 @@ final class PostgresRunningJob: RunningJob {
         let error: ErrorBody?
     }
 
-    init(id: UUID, owner: String, table: JobTable, lease: Duration, keeper: LeaseKeeper, logger: Logger) {
+    init(id: UUID, attempt: JobTable.Attempt, table: JobTable, lease: Duration, keeper: LeaseKeeper, logger: Logger) {
         self.id = id
-        self.owner = owner
+        self.attempt = attempt
         self.table = table
         self.logger = logger
         let (stream, writes) = AsyncStream<Write>.makeStream()
         self.writes = writes
-        let canceled = cancelRequested
+        let stopped = self.stopped
         let backlog = self.backlog
         self.keeper = keeper
+        let stop: @Sendable (JobStop) -> Void = { reason in
+            // A lost attempt stays lost; a cancel request never overrides that (it is the next attempt's to publish).
+            stopped.withLockedValue { current in if current != .attemptLost { current = reason } }
+        }
         keeper.hold(
-            id,
             LeaseKeeper.Holding(
-                stop: { canceled.withLockedValue { $0 = true } },
+                id: id, attempt: attempt, stop: stop,
                 isStalled: { backlog.withLockedValue { $0.pending > 0 && ContinuousClock.now - $0.since > Self.stallLimit(lease) } }))
         Task {
             for await write in stream {
-                await Self.write(write, id: id, owner: owner, table: table, logger: logger)
+                let outcome = await Self.write(write, id: id, attempt: attempt, table: table, isLost: { stopped.withLockedValue { $0 == .attemptLost } }, logger: logger)
                 backlog.withLockedValue {
                     $0.pending -= 1
                     $0.since = ContinuousClock.now
                 }
+                if outcome == .notHeld {
+                    // Another claim holds the job now: this attempt stops and writes nothing more.
+                    stop(.attemptLost)
+                }
                 if write.state.isTerminal { break }
             }
-            keeper.drop(id)
+            keeper.drop(attempt)
         }
     }
 
-    var isCancelRequested: Bool { cancelRequested.withLockedValue { $0 } }
+    var stop: JobStop? { stopped.withLockedValue { $0 } }
 
     func appendEvent(state: JobState, stage: ScanStage, fraction: Double, now: Date, result: ScanResult?, error: ErrorBody?) -> Bool {
         let accepted = ended.withLockedValue { ended in
@@ -80,40 +89,55 @@ final class PostgresRunningJob: RunningJob {
         return true
     }
 
-    /// Gives the job back (shutdown): another instance runs it again at once.
+    /// Gives the job back (shutdown, or the attempt was given up): another claim runs it again at
+    /// once. Bounded: with the database away the lease simply expires.
     func abandon() async {
         ended.withLockedValue { $0 = true }
         writes.finish()
-        keeper.drop(id)
-        try? await table.release(id, owner: owner)
+        keeper.drop(attempt)
+        let table = self.table, id = self.id, attempt = self.attempt
+        _ = try? await withDatabaseDeadline(PostgresJobStore.requestDeadline) { try await table.release(id, attempt: attempt) }
     }
 
-    /// How long the writer may make no progress before the job is given up (the database answers
-    /// renewals, so something else holds the writer): three leases.
+    /// How long the writer may make no progress before the attempt is given up (the database is away
+    /// or something else holds the writer): three leases.
     static func stallLimit(_ lease: Duration) -> Duration { lease * 3 }
 
     /// How long one attempt to write an event may take.
-    static let attemptDeadline: Duration = .seconds(5)
+    static let writeDeadline: Duration = .seconds(5)
+
+    /// What became of one queued event.
+    private enum WriteOutcome: Equatable {
+        case done
+        case notHeld
+        case dropped
+    }
 
     /// Writes one event, retrying with backoff while the database is unreachable (bounded: about a
-    /// minute); an event refused because the lease was lost is dropped (the new holder writes).
-    private static func write(_ write: Write, id: UUID, owner: String, table: JobTable, logger: Logger) async {
+    /// minute, and never once the attempt was given up); an event the fence refuses is dropped (the
+    /// new holder writes).
+    private static func write(
+        _ write: Write, id: UUID, attempt: JobTable.Attempt, table: JobTable, isLost: @Sendable () -> Bool, logger: Logger
+    ) async -> WriteOutcome {
         var delay = Duration.milliseconds(100)
         for _ in 0..<12 {
+            if isLost() { return .dropped }
             do {
-                // Each attempt is bounded: a transaction on a connection that died with the database
+                // Each try is bounded: a transaction on a connection that died with the database
                 // would otherwise hold the writer (and the job, whose lease keeps renewing) forever.
-                _ = try await withDatabaseDeadline(Self.attemptDeadline) {
-                    try await table.append(
+                let outcome = try await withDatabaseDeadline(Self.writeDeadline) {
+                    try await table.write(
                         id, state: write.state, stage: write.stage, fraction: write.fraction, now: write.now, result: write.result,
-                        error: write.error, owner: owner)
+                        error: write.error, attempt: attempt)
                 }
-                return
+                if case .notHeld = outcome { return .notHeld }
+                return .done
             } catch {
                 logger.warning("writing an event failed; retrying", metadata: ["job": "\(id)", "error": "\(String(describing: error).prefix(160))"])
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(8))
             }
         }
+        return .dropped
     }
 }

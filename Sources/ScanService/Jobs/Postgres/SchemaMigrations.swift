@@ -69,6 +69,12 @@ enum SchemaMigrations {
                 """,
                 "ALTER TABLE bookscan_events ADD CONSTRAINT bookscan_events_seq_positive CHECK (seq > 0)",
             ]),
+        Migration(
+            version: 3, name: "writes fenced by attempt: a lease token per claim; the attempt that wrote each event",
+            statements: [
+                "ALTER TABLE bookscan_jobs ADD COLUMN lease_token uuid",
+                "ALTER TABLE bookscan_events ADD COLUMN attempt bigint",
+            ]),
     ]
 
     /// The newest schema version this build knows.

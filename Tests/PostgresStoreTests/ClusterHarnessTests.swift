@@ -1,0 +1,29 @@
+import BookscanTestSupport
+import Foundation
+import Testing
+
+/// The throw-away cluster harness does not depend on where the tests run from: started from a
+/// folder only its owner may enter (a clone under `/root`, tests as root), the `postgres` user's
+/// commands still work and what they print to standard error never reaches the parsed output.
+@Suite("PostgreSQL test harness", .serialized)
+struct ClusterHarnessTests {
+    @Test("started from a 0700 folder (as root: the postgres user cannot enter it), psql answers are only the rows")
+    func privateWorkingDirectory() throws {
+        guard PostgresCluster.unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-private-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let previous = FileManager.default.currentDirectoryPath
+        defer {
+            _ = FileManager.default.changeCurrentDirectoryPath(previous)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        #expect(FileManager.default.changeCurrentDirectoryPath(folder))
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let database = try cluster.freshDatabase()
+        try database.psql("CREATE TABLE t (n int)")
+        try database.psql("INSERT INTO t VALUES (1), (2), (3)")
+        #expect(try database.psql("SELECT count(*) FROM t") == "3\n")
+        #expect(try database.psql("SELECT n FROM t ORDER BY n").split(separator: "\n") == ["1", "2", "3"])
+    }
+}
