@@ -198,7 +198,7 @@ let package = Package(
             path: "Tests/BookscanTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ImageKitTests", dependencies: ["ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageKitTests", dependencies: ["BookscanTestSupport", "ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanEngineTests", dependencies: ["BookscanTestSupport", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],

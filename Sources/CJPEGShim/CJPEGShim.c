@@ -17,6 +17,9 @@ typedef struct {
     char warning[JMSG_LENGTH_MAX];
     /// The data ran out (libjpeg's JWRN_JPEG_EOF) before anything else went wrong: the file is truncated.
     int ran_out_first;
+    /// Strict decoding: the first corrupt-data warning ends the decode (stopped_on_warning is then set).
+    int strict;
+    int stopped_on_warning;
 } bs_error_mgr;
 
 /// What stops a decode before it is done: too many scans or too much time (the memory limit is libjpeg's own
@@ -118,7 +121,8 @@ static void bs_output_message(j_common_ptr cinfo) {
     (void)cinfo; // nothing is ever printed to stderr
 }
 
-// Corrupt-data warnings (truncated file, bad Huffman code, …) are counted so strict decoding can refuse them.
+// Corrupt-data warnings (truncated file, bad Huffman code, …) are counted; strict decoding stops at the first
+// (libjpeg would go on through every remaining scan of the image, filling in zeros).
 static void bs_emit_message(j_common_ptr cinfo, int msg_level) {
     bs_error_mgr *err = (bs_error_mgr *)cinfo->err;
     if (msg_level < 0) {
@@ -127,6 +131,10 @@ static void bs_emit_message(j_common_ptr cinfo, int msg_level) {
             err->ran_out_first = cinfo->err->msg_code == JWRN_JPEG_EOF;
         }
         err->warnings++;
+        if (err->strict) {
+            err->stopped_on_warning = 1;
+            longjmp(err->jump, 1);
+        }
     }
 }
 
@@ -178,6 +186,7 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length, bs_jpeg_header
     out->progressive = cinfo->progressive_mode ? 1 : 0;
     out->coefficient_bytes = coefficient_bytes(cinfo);
     out->scans = bs_jpeg_count_scans(data, length);
+    out->arithmetic = cinfo->arith_code ? 1 : 0;
     jpeg_destroy_decompress(cinfo);
     free(cinfo); free(err);
     return 0;
@@ -201,9 +210,13 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     progress->max_scans = limits ? limits->max_scans : 0;
     progress->deadline_ns = limits && limits->time_limit_ns > 0 ? started + limits->time_limit_ns : 0;
     cinfo->err = &err->pub;
+    err->strict = strict;
     if (setjmp(err->jump)) {
         int status;
-        if (progress->stopped) {
+        if (err->stopped_on_warning) {
+            set_message(err->warning, errbuf, errbuf_len);
+            status = err->ran_out_first ? -4 : -3;
+        } else if (progress->stopped) {
             copy_message(err, errbuf, errbuf_len);
             status = progress->stopped;
         } else if (err->pub.msg_code == JERR_NO_BACKING_STORE) {
@@ -231,6 +244,13 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
         jpeg_destroy_decompress(cinfo);
         free(cinfo); free(err); free(progress);
         return -2;
+    }
+    if (limits && limits->refuse_arithmetic && cinfo->arith_code) {
+        snprintf(err->message, sizeof(err->message), "it is arithmetic-coded");
+        copy_message(err, errbuf, errbuf_len);
+        jpeg_destroy_decompress(cinfo);
+        free(cinfo); free(err); free(progress);
+        return BS_JPEG_ARITHMETIC;
     }
     unsigned long long coefficients = coefficient_bytes(cinfo);
     if (limits && limits->max_memory > 0) {

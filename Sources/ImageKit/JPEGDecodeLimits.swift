@@ -16,6 +16,10 @@ public struct JPEGDecodeLimits: Sendable, Equatable {
     /// Longest one decode may run: a backstop far above any photo's decode (a 50 MP progressive photo
     /// decodes in about a second), for work the scan and memory limits do not foresee.
     public static let defaultTimeLimit: Duration = .seconds(10)
+    /// Whether an arithmetic-coded JPEG may be decoded: not by default. No camera or phone writes one, and
+    /// running out of data is legal there (libjpeg feeds zeros without a warning), so a 400-byte file can
+    /// declare a 50 MP image that decodes, noise and all, without a complaint.
+    public static let defaultAllowsArithmeticCoding = false
     /// The limits every decode has unless told otherwise.
     public static let standard = JPEGDecodeLimits()
 
@@ -26,16 +30,30 @@ public struct JPEGDecodeLimits: Sendable, Equatable {
     public var maxMemory: Int
     /// Longest a decode may run (checked by libjpeg's progress monitor once per row of every scan); nil: no limit.
     public var timeLimit: Duration?
+    /// Whether an arithmetic-coded JPEG is decoded (else refused from its header).
+    public var allowsArithmeticCoding: Bool
 
-    public init(maxScans: Int = defaultMaxScans, maxMemory: Int = defaultMaxMemory, timeLimit: Duration? = defaultTimeLimit) {
+    public init(
+        maxScans: Int = defaultMaxScans, maxMemory: Int = defaultMaxMemory, timeLimit: Duration? = defaultTimeLimit,
+        allowsArithmeticCoding: Bool = defaultAllowsArithmeticCoding
+    ) {
         self.maxScans = max(1, maxScans)
         self.maxMemory = max(0, maxMemory)
         self.timeLimit = timeLimit
+        self.allowsArithmeticCoding = allowsArithmeticCoding
+    }
+
+    /// Refuses, from its header and markers alone, a JPEG these limits do not allow (`.overLimit`).
+    public func check(_ header: JPEGHeader) throws(ImageError) {
+        if header.arithmeticCoding && !allowsArithmeticCoding { throw .overLimit(.arithmeticCoding) }
+        if header.scans > maxScans { throw .overLimit(.scans(found: header.scans, limit: maxScans)) }
+        if header.coefficientBufferBytes > maxMemory { throw .overLimit(.memory(needed: header.coefficientBufferBytes, limit: maxMemory)) }
     }
 
     /// The shim's form of the limits.
     var shimLimits: bs_jpeg_limits {
         var limits = bs_jpeg_limits()
+        limits.refuse_arithmetic = allowsArithmeticCoding ? 0 : 1
         limits.max_scans = Int32(clamping: maxScans)
         limits.max_memory = UInt64(maxMemory)
         if let timeLimit {

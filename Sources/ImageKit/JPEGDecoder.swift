@@ -23,6 +23,8 @@ public struct JPEGHeader: Sendable, Equatable {
     public var coefficientBufferBytes: Int
     /// Start-of-scan markers in the data (1 for a baseline JPEG, about 10 for a progressive photo).
     public var scans: Int
+    /// Arithmetic entropy coding (SOF9–SOF15), which no camera writes.
+    public var arithmeticCoding: Bool = false
 }
 
 /// Decodes JPEG bytes with libjpeg(-turbo), using DCT scaling to reach a working size cheaply.
@@ -40,7 +42,7 @@ public enum JPEGDecoder {
         guard status == 0 else { throw .corrupt(cString(message)) }
         return JPEGHeader(
             width: Int(header.width), height: Int(header.height), components: Int(header.components), progressive: header.progressive != 0,
-            coefficientBufferBytes: Int(clamping: header.coefficient_bytes), scans: Int(header.scans))
+            coefficientBufferBytes: Int(clamping: header.coefficient_bytes), scans: Int(header.scans), arithmeticCoding: header.arithmetic != 0)
     }
 
     /// The memory a decode of `header` holds at its peak: the pixels it returns (RGB, or gray) at 1/`scaleDenominator`
@@ -90,10 +92,7 @@ public enum JPEGDecoder {
         if maxPixels > 0, header.width * header.height > maxPixels {
             throw .tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
         }
-        if header.scans > limits.maxScans { throw .overLimit(.scans(found: header.scans, limit: limits.maxScans)) }
-        if header.coefficientBufferBytes > limits.maxMemory {
-            throw .overLimit(.memory(needed: header.coefficientBufferBytes, limit: limits.maxMemory))
-        }
+        try limits.check(header)
         let denominator = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
         let width = (header.width + denominator - 1) / denominator, height = (header.height + denominator - 1) / denominator
         let count = width * height * (gray ? 1 : 3)
@@ -116,6 +115,7 @@ public enum JPEGDecoder {
         case BS_JPEG_OVER_MEMORY: throw .overLimit(.memory(needed: header.coefficientBufferBytes, limit: limits.maxMemory))
         case BS_JPEG_OVER_SCANS: throw .overLimit(.scans(found: max(header.scans, limits.maxScans + 1), limit: limits.maxScans))
         case BS_JPEG_OVER_TIME: throw .overLimit(.time(limit: limits.timeLimit ?? .zero))
+        case BS_JPEG_ARITHMETIC: throw .overLimit(.arithmeticCoding)
         default: throw .corrupt(cString(message))
         }
         return (pixels, Int(out.width), Int(out.height), header)

@@ -6,6 +6,8 @@ public enum JPEGLimitExceeded: Sendable, Equatable, CustomStringConvertible {
     case memory(needed: Int, limit: Int)
     /// The decode was still running after `limit`.
     case time(limit: Duration)
+    /// The JPEG is arithmetic-coded (see `JPEGDecodeLimits.allowsArithmeticCoding`).
+    case arithmeticCoding
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum JPEGLimitExceeded: Sendable, Equatable, CustomStringConvertible {
             "decoding it needs \(Self.megabytes(needed)) of memory, over the limit of \(Self.megabytes(limit))"
         case .time(let limit):
             "decoding it ran longer than its time limit (\(limit))"
+        case .arithmeticCoding:
+            "it is arithmetic-coded, which no camera writes; save it again as an ordinary (Huffman-coded) JPEG"
         }
     }
 

@@ -5,8 +5,9 @@
 /// time (first scan at Al 13, refinements down to Al 0), every scan one end-of-band run over all the blocks.
 /// Pixels decode to mid-gray. At most `maxScans(components:)` scans: 883 for gray, 2649 for colour.
 public enum ScanBombJPEG {
-    /// The file: `width`×`height` (each at most 65535), 1 (gray) or 3 (YCbCr, no subsampling) components, `scans` scans.
-    public static func make(width: Int, height: Int, components: Int = 1, scans: Int) -> [UInt8] {
+    /// The file: `width`×`height` (each at most 65535), 1 (gray) or 3 (YCbCr, no subsampling) components, `scans` scans;
+    /// `arithmetic` marks the frame arithmetic-coded (SOF10) instead (refused from its header, never decoded).
+    public static func make(width: Int, height: Int, components: Int = 1, scans: Int, arithmetic: Bool = false) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a JPEG side is 1…65535")
         precondition(components == 1 || components == 3, "1 or 3 components")
         precondition((components...maxScans(components: components)).contains(scans), "\(components)…\(maxScans(components: components)) scans")
@@ -14,7 +15,7 @@ public enum ScanBombJPEG {
         out += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))  // one quantisation table of 1s
         var frame: [UInt8] = [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), UInt8(components)]
         for id in 1...components { frame += [UInt8(id), 0x11, 0x00] }
-        out += segment(0xC2, frame)  // SOF2: progressive, Huffman
+        out += segment(arithmetic ? 0xCA : 0xC2, frame)  // SOF10: progressive, arithmetic; SOF2: progressive, Huffman
         // DC table 0: one symbol (difference category 0), code "0". AC table 0: end-of-band runs EOB0…EOB14
         // (symbols 0x00, 0x10 … 0xE0), 4-bit codes 0…14, so EOBr is coded as r.
         out += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0x00])
@@ -37,6 +38,21 @@ public enum ScanBombJPEG {
                 }
             }
         }
+        return out + [0xFF, 0xD9]
+    }
+
+    /// A gray progressive JPEG whose DC scan is all bad Huffman codes (a corrupt-data warning at its first
+    /// block) followed by a scan naming an AC table that does not exist (an error): a decoder that goes on
+    /// after the warning reports the missing table; one that stops at the first warning reports the bad code.
+    public static func warningThenError(width: Int, height: Int) -> [UInt8] {
+        var out: [UInt8] = [0xFF, 0xD8]
+        out += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))
+        out += segment(0xC2, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0x00])
+        out += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0x00])  // DC table 0: only the code "0"
+        out += segment(0xDA, [1, 1, 0x00, 0, 0, 0x00])
+        out += [UInt8](repeating: 0, count: 64).flatMap { _ in [0xFF, 0x00] as [UInt8] }  // "1" bits: no such code
+        out += segment(0xDA, [1, 1, 0x01, 1, 1, 0x00])  // AC table 1: never defined
+        out += [0x00, 0x00]
         return out + [0xFF, 0xD9]
     }
 

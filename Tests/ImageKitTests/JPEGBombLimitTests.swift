@@ -1,3 +1,4 @@
+import BookscanTestSupport
 import ImageKit
 import ImagePreparation
 import Testing
@@ -115,5 +116,34 @@ struct JPEGBombLimitTests {
         #expect(JPEGLimitExceeded.scans(found: 33, limit: 32).description.contains("more than 32 scans"))
         let memory = JPEGLimitExceeded.memory(needed: 300_000_001, limit: 268_435_456)
         #expect(memory.description.contains("301 MB of memory, over the limit of 269 MB"))
+    }
+
+    @Test("an arithmetic-coded JPEG is refused from its header by every decode, unless the limits allow it")
+    func arithmeticCodingRefused() throws {
+        let file = ScanBombJPEG.make(width: 7071, height: 7071, scans: 32, arithmetic: true)
+        let header = try JPEGDecoder.readHeader(file)
+        #expect(header.arithmeticCoding)
+        #expect(throws: ImageError.overLimit(.arithmeticCoding)) { try JPEGDecodeLimits.standard.check(header) }
+        #expect(throws: ImageError.overLimit(.arithmeticCoding)) {
+            _ = try JPEGDecoder.decode(file, scaleDenominator: 8, maxPixels: 60_000_000, strict: true)
+        }
+        #expect(throws: ImageError.overLimit(.arithmeticCoding)) { _ = try JPEGDecoder.decodeGray(file, scaleDenominator: 8) }
+        #expect(!(try JPEGDecoder.readHeader(try Self.progressive())).arithmeticCoding)
+        #expect(JPEGLimitExceeded.arithmeticCoding.description.contains("arithmetic-coded"))
+    }
+
+    @Test("strict decoding stops at the first corrupt-data warning instead of decoding on (to a later error)")
+    func strictStopsAtFirstWarning() throws {
+        let file = ScanBombJPEG.warningThenError(width: 4096, height: 4096)
+        do {
+            _ = try JPEGDecoder.decode(file, scaleDenominator: 8, maxPixels: 60_000_000, strict: true)
+            Issue.record("a JPEG of bad Huffman codes decoded")
+        } catch .corruptData(let message) {
+            #expect(message.lowercased().contains("huffman code"), "\(message)")
+        } catch {
+            Issue.record("expected the first warning (bad Huffman code), got \(error)")
+        }
+        // Not strict, the decode goes on past the warning and meets the missing table.
+        #expect(throws: ImageError.self) { _ = try JPEGDecoder.decode(file, scaleDenominator: 8, maxPixels: 60_000_000, strict: false) }
     }
 }

@@ -37,6 +37,30 @@ struct UploadBombTests {
         #expect(try await harness.snapshot(id) == nil)
     }
 
+    @Test("an arithmetic-coded file (a few hundred bytes declaring 50 MP that would decode without a warning) is 422; no job exists")
+    func arithmeticRefused() async throws {
+        let harness = try await ServiceHarness.start()
+        defer { Task { await harness.stop() } }
+        let id = UUID()
+        let response = try await harness.put(id, ScanBombJPEG.make(width: 7071, height: 7071, scans: 32, arithmetic: true))
+        #expect(response.status == 422)
+        #expect(response.errorBody?.code == .undecodableImage)
+        #expect(response.errorBody?.message.contains("arithmetic-coded") == true)
+        #expect(try await harness.snapshot(id) == nil)
+    }
+
+    @Test("a scan bomb at the scan limit whose first scan is corrupt is refused at that scan (422 corrupt data)")
+    func corruptFirstScanRefused() async throws {
+        let harness = try await ServiceHarness.start()
+        defer { Task { await harness.stop() } }
+        let id = UUID()
+        let response = try await harness.put(id, ScanBombJPEG.warningThenError(width: 7071, height: 7071))
+        #expect(response.status == 422)
+        #expect(response.errorBody?.code == .undecodableImage)
+        #expect(response.errorBody?.message.lowercased().contains("huffman code") == true)
+        #expect(try await harness.snapshot(id) == nil)
+    }
+
     @Test("a progressive photo (10 scans) is accepted and scanned")
     func progressivePhotoAccepted() async throws {
         let harness = try await ServiceHarness.start()

@@ -23,11 +23,14 @@ struct WebClientTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("web-analytics-\(UUID().uuidString).jsonl").path
     }
 
-    /// A record as the page posts it (app.js `analyticsRecord`).
+    /// A record as the page posts it (app.js `analyticsRecord`), stamped now (the service refuses a
+    /// timestamp more than a day from its clock).
     static func webRecord(client: String = "web", command: String = "scan", totalSeconds: Double = 3.5) -> [UInt8] {
-        Array(
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return Array(
             """
-            {"schemaVersion":2,"timestamp":"2026-11-27T12:00:00.000Z","jobId":"6f1c2b4a-0000-4000-8000-000000000001",\
+            {"schemaVersion":2,"timestamp":"\(formatter.string(from: Date()))","jobId":"6f1c2b4a-0000-4000-8000-000000000001",\
             "command":"\(command)","client":"\(client)","outcome":"succeeded","strategy":"sse","fallbackFrom":"websocket",\
             "fallbackReason":"refused","fallbackPhase":"before_first_event","reconnects":0,"socketFailures":1,"streamFailures":0,\
             "polls":0,"eventsByPath":{"upload":1,"sse":4},"uploadSeconds":0.4,"firstEventSeconds":0.6,"totalSeconds":\(totalSeconds),\

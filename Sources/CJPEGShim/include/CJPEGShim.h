@@ -19,6 +19,7 @@ typedef struct {
     int progressive;                       ///< 1 for a progressive (SOF2/SOF6/SOF10) JPEG
     unsigned long long coefficient_bytes;  ///< libjpeg's whole-image coefficient buffer: 0 for a single-scan JPEG
     int scans;                             ///< start-of-scan markers in the whole data (bs_jpeg_count_scans)
+    int arithmetic;                        ///< 1 for arithmetic entropy coding (SOF9–SOF11, SOF13–SOF15)
 } bs_jpeg_header;
 
 /// Counts the start-of-scan markers by walking the marker segments and skipping entropy-coded data (memchr),
@@ -32,12 +33,16 @@ typedef struct {
     unsigned long long max_memory;  ///< largest coefficient buffer (BS_JPEG_OVER_MEMORY before it is allocated);
                                     ///< libjpeg's max_memory_to_use is this plus room for its row buffers
     long long time_limit_ns;        ///< a decode still running after this long stops (BS_JPEG_OVER_TIME)
+    int refuse_arithmetic;          ///< != 0: an arithmetic-coded JPEG is refused after its header (BS_JPEG_ARITHMETIC):
+                                    ///< running out of data there is legal (libjpeg feeds zeros, no warning), so a
+                                    ///< few hundred bytes can declare a huge image that decodes without complaint
 } bs_jpeg_limits;
 
 /// bs_jpeg_decode's status when a limit stopped it (message in errbuf).
 #define BS_JPEG_OVER_MEMORY (-6)
 #define BS_JPEG_OVER_SCANS (-7)
 #define BS_JPEG_OVER_TIME (-8)
+#define BS_JPEG_ARITHMETIC (-9)
 
 /// Reads only the header (no pixel or coefficient memory). Returns 0 on success, -1 on error, -4 when the
 /// data ends inside the header (message in errbuf).
@@ -50,7 +55,8 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length, bs_jpeg_header
 /// bytes (-5 otherwise, before any pixel is written). The caller allocates it, so the decoded photo is
 /// never held twice (a C buffer and a copy).
 /// max_pixels bounds the *source* width*height; a bigger header fails (-2).
-/// strict != 0 turns corrupt-data warnings (bad entropy data, stray markers) into errors (-3).
+/// strict != 0 turns corrupt-data warnings (bad entropy data, stray markers) into errors (-3), at the first
+/// one: the decode stops there instead of walking the rest of the image (a short file of empty scans).
 /// -4: the data ran out before anything else went wrong (a truncated file): an error in strict mode,
 /// and whenever libjpeg itself gives up after running out.
 /// limits (may be NULL: none) bound the scans, the coefficient buffer and the time (BS_JPEG_OVER_*).

@@ -1,22 +1,24 @@
 import NIOCore
 import NIOHTTP1
 
-/// Watches a connection until its first request head is complete. Closes it when the head has not
-/// arrived within the header deadline, however slowly it trickles in (slowloris); and turns a
-/// WebSocket upgrade that the events route would refuse into a plain GET, so the HTTP route answers
-/// it with its real status and JSON error (404, 401, 429 …) before any upgrade instead of the empty
-/// 400 of a refused upgrade. Sits right after the HTTP decoder and leaves after the first head:
-/// later requests on a kept-alive connection fall under the idle timeout.
+/// Watches a connection's request heads. Closes it when the first head has not arrived within the
+/// header deadline, however slowly it trickles in (slowloris); and turns a WebSocket upgrade that
+/// the events route would refuse (any method but GET, a wrong token, an unknown job …) into a plain
+/// request, so the HTTP route answers it with its real status and JSON error (404, 401, 429 …)
+/// instead of the empty 400 of a refused upgrade. Only a connection's first request may upgrade, so
+/// on a kept-alive connection the `Upgrade` header of every later request is dropped too. Sits right
+/// after the HTTP decoder; leaves once it passes an upgrade on (the pipeline turns into WebSocket
+/// frames). Later requests fall under the idle timeout, not the header deadline.
 final class FirstRequestGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
     private let headerTimeout: TimeAmount
-    private let admitsUpgrade: @Sendable (_ uri: String, _ authorization: String?) -> Bool
+    private let admitsUpgrade: @Sendable (_ method: HTTPMethod, _ uri: String, _ authorization: String?) -> Bool
     private var deadline: Scheduled<Void>?
     private var passed = false
 
-    init(headerTimeout: TimeAmount, admitsUpgrade: @escaping @Sendable (_ uri: String, _ authorization: String?) -> Bool) {
+    init(headerTimeout: TimeAmount, admitsUpgrade: @escaping @Sendable (_ method: HTTPMethod, _ uri: String, _ authorization: String?) -> Bool) {
         self.headerTimeout = headerTimeout
         self.admitsUpgrade = admitsUpgrade
     }
@@ -40,18 +42,25 @@ final class FirstRequestGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !passed, case .head(var head) = unwrapInboundIn(data) else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
+        let first = !passed
         passed = true
         deadline?.cancel()
         deadline = nil
-        if Self.isWebSocketUpgrade(head), !admitsUpgrade(head.uri, head.headers.first(name: "authorization")) {
-            head.headers.remove(name: "upgrade")
+        guard Self.isWebSocketUpgrade(head) else {
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
         }
+        if first, admitsUpgrade(head.method, head.uri, head.headers.first(name: "authorization")) {
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        head.headers.remove(name: "upgrade")
         context.fireChannelRead(wrapInboundOut(.head(head)))
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     static func isWebSocketUpgrade(_ head: HTTPRequestHead) -> Bool {

@@ -21,7 +21,7 @@ struct GuardedServerChannel: ServerChildChannel {
     let retryAfter: Int
     /// Bytes a closing connection may still read and discard (see `LingeringCloseHandler`).
     let maxDiscard: Int
-    let admitsUpgrade: @Sendable (_ uri: String, _ authorization: String?) -> Bool
+    let admitsUpgrade: @Sendable (_ method: HTTPMethod, _ uri: String, _ authorization: String?) -> Bool
 
     /// The server builder `Application` takes: Hummingbird's WebSocket upgrade channel, guarded.
     static func builder(
@@ -42,7 +42,9 @@ struct GuardedServerChannel: ServerChildChannel {
                 },
                 connections: connections, headerTimeout: TimeAmount(configuration.headerTimeout), retryAfter: configuration.retryAfterSeconds,
                 maxDiscard: max(1 << 20, configuration.maxBytes),
-                admitsUpgrade: { uri, authorization in events.admitsUpgrade(uri: uri, authorization: authorization) })
+                admitsUpgrade: { method, uri, authorization in
+                    method == .GET && events.admitsUpgrade(uri: uri, authorization: authorization)
+                })
         }
     }
 

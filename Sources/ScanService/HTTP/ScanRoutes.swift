@@ -19,12 +19,15 @@ final class ScanRoutes: Sendable {
     let ocr: OCREngineStatus?
     private let polls = Atomic<Int>(0)
     private let uploadBudget: UploadBudget
+    /// The share of the upload budget that slow bodies may hold beyond their first step (`BodyRateFloor.slowShare`).
+    private let slowBudget: UploadBudget?
     private let uploadValidator: UploadValidator
 
     init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String, ocr: OCREngineStatus? = nil) {
         self.ocr = ocr
         self.configuration = configuration
         self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
+        self.slowBudget = configuration.bodyRateFloor.map { UploadBudget(capacity: Int(Double(configuration.uploadMemory) * $0.slowShare)) }
         self.uploadValidator = UploadValidator(configuration: configuration, budget: uploadBudget)
         self.store = store
         self.metrics = metrics
@@ -100,16 +103,23 @@ final class ScanRoutes: Sendable {
     }
 
     /// Reads the body into one array, reserving from the upload budget before it grows: first what
-    /// the body rate floor guarantees within its grace (at most the declared length), then in doubling
-    /// steps capped at the declared length (else the limit), so a body that trickles holds little of the
-    /// budget; stops at the byte limit. Asks for the `100 Continue` once the first reservation is made.
+    /// the body rate floor guarantees within its grace (at most the declared length), then what has
+    /// arrived plus one step (an eighth of it, at least `firstReservation`), capped at the declared
+    /// length (else the limit), so a body that trickles holds little more than it has sent; a slow
+    /// body (`BodyRateFloor.isSlow`) must also fit its growth in the slow bodies' share of the budget
+    /// (`slowBudget`); stops at the byte limit. Asks for the `100 Continue` once the first reservation is made.
     /// An array, not a ByteBuffer: ByteBuffer rounds capacity up to a power of two (20 MiB → 32 MiB),
     /// which would make the budget's accounting wrong by up to half.
     private func receiveBody(_ stream: RequestBody, declared: Int?, context: ScanRequestContext) async throws -> [UInt8] {
         let maxBytes = configuration.maxBytes
         let cap = min(declared ?? maxBytes, maxBytes)
         var reserved = 0
-        defer { uploadBudget.release(reserved) }
+        var slowReserved = 0
+        defer {
+            uploadBudget.release(reserved)
+            slowBudget?.release(slowReserved)
+        }
+        let start = ContinuousClock.now
         var body: [UInt8] = []
         if let declared, declared > 0 {
             let first = min(declared, max(Self.firstReservation, configuration.bodyRateFloor.map { $0.guaranteedBytes } ?? declared))
@@ -123,7 +133,13 @@ final class ScanRoutes: Sendable {
                 let needed = body.count + chunk.readableBytes
                 guard needed <= maxBytes else { throw tooLarge(nil) }
                 if needed > reserved {
-                    let target = max(needed, min(cap, max(2 * reserved, Self.firstReservation)))
+                    let target = max(needed, min(cap, needed + max(needed / 8, Self.firstReservation)))
+                    if let floor = configuration.bodyRateFloor, let slowBudget,
+                        floor.isSlow(received: body.count, elapsed: ContinuousClock.now - start)
+                    {
+                        guard slowBudget.reserve(target - reserved) else { throw busy() }
+                        slowReserved += target - reserved
+                    }
                     guard uploadBudget.reserve(target - reserved) else { throw busy() }
                     reserved = target
                     body.reserveCapacity(target)

@@ -82,11 +82,10 @@ struct UploadValidator: Sendable {
             return .failure(.image(.tooManyPixels(width: header.width, height: header.height, limit: maxPixels)))
         }
         let standard = JPEGDecodeLimits.standard
-        if header.scans > standard.maxScans {
-            return .failure(.image(.overLimit(.scans(found: header.scans, limit: standard.maxScans))))
-        }
-        if header.coefficientBufferBytes > standard.maxMemory {
-            return .failure(.image(.overLimit(.memory(needed: header.coefficientBufferBytes, limit: standard.maxMemory))))
+        do throws(ImageError) {
+            try standard.check(header)
+        } catch {
+            return .failure(.image(error))
         }
         let needed = bytes.count + JPEGDecoder.decodeMemory(of: header, scaleDenominator: Self.scaleDenominator)
         guard needed <= budget.capacity else {

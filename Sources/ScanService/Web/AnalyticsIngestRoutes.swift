@@ -21,15 +21,17 @@ struct AnalyticsIngestRoutes: Sendable {
     let log: AnalyticsLog?
 
     func register(on routes: AccessGroups) {
-        routes.on(.analytics, .post) { request, _ in try await self.ingest(request) }
+        routes.on(.analytics, .post) { request, context in try await self.ingest(request, context: context) }
     }
 
-    /// Checks and appends one record; `204 No Content` once it is in the log.
-    func ingest(_ request: Request) async throws -> Response {
+    /// Checks and appends one record; `204 No Content` once it is in the log. Asks for the
+    /// `100 Continue` (`Expect: 100-continue`) once the type and declared length pass.
+    func ingest(_ request: Request, context: ScanRequestContext) async throws -> Response {
         guard let log else { throw ServiceError(.notFound, .notFound, "this service keeps no analytics log (serve --analytics-log PATH)") }
         guard let type = request.headers[.contentType], type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
         else { throw ServiceError(.unsupportedMediaType, .unsupportedMediaType, "an analytics record is application/json") }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > Self.maxBodyBytes { throw Self.tooLarge }
+        context.continueBody()
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maxBodyBytes)
@@ -43,8 +45,17 @@ struct AnalyticsIngestRoutes: Sendable {
 
     static let tooLarge = ServiceError(.contentTooLarge, .payloadTooLarge, "an analytics record is at most \(maxBodyBytes) bytes")
 
-    /// The record in `data`, or a 400 `bad_request` naming what is wrong with it.
-    static func record(from data: Data) throws -> AnalyticsRecord {
+    /// An HTTP status a fallback may name.
+    static let statusRange = 100...599
+    /// The longest name of a path in `eventsByPath` (`websocket_reconnected` and the like).
+    static let maxPathNameBytes = 32
+    /// How far a record's timestamp may be from the service's clock.
+    static let clockSkew: TimeInterval = 24 * 60 * 60
+
+    /// The record in `data`, or a 400 `bad_request` naming what is wrong with it: every count within
+    /// 0…`WireNumbers.maxCount`, seconds finite and not negative, `fallbackStatus` an HTTP status,
+    /// strings and path names bounded, the timestamp within `clockSkew` of `now`.
+    static func record(from data: Data, now: Date = Date()) throws -> AnalyticsRecord {
         let record: AnalyticsRecord
         do {
             record = try WireCoding.decode(AnalyticsRecord.self, from: data)
@@ -58,12 +69,22 @@ struct AnalyticsIngestRoutes: Sendable {
         guard webCommands.contains(record.command) else { throw invalid("command must be scan or batch") }
         let seconds = [record.totalSeconds, record.uploadSeconds, record.firstEventSeconds].compactMap { $0 }
         guard seconds.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw invalid("seconds must be finite and not negative") }
-        let counts = [record.reconnects, record.socketFailures, record.polls, record.streamFailures, record.bytesUp, record.spinesFound].compactMap { $0 }
+        let counts = [
+            record.reconnects, record.socketFailures, record.polls, record.streamFailures, record.bytesUp, record.spinesFound,
+            record.uploadAttempts, record.resubmissions,
+        ].compactMap { $0 }
         guard counts.allSatisfy({ (0...WireNumbers.maxCount).contains($0) }), record.eventsByPath.values.allSatisfy({ (0...WireNumbers.maxCount).contains($0) })
         else { throw invalid("counts must be between 0 and \(WireNumbers.maxCount)") }
-        guard record.eventsByPath.count <= 8, record.network.count <= 128, record.server.count <= 128, record.bookscanVersion.count <= 64,
-            (record.jobId ?? "").count <= 64
+        guard record.fallbackStatus.map({ statusRange.contains($0) }) ?? true else {
+            throw invalid("fallbackStatus must be an HTTP status (\(statusRange.lowerBound)-\(statusRange.upperBound))")
+        }
+        guard record.eventsByPath.count <= 8, record.eventsByPath.keys.allSatisfy({ $0.utf8.count <= maxPathNameBytes }),
+            record.network.utf8.count <= 128, record.server.utf8.count <= 128, record.bookscanVersion.utf8.count <= 64,
+            (record.jobId ?? "").utf8.count <= 64
         else { throw invalid("a field is longer than a record's") }
+        guard abs(record.timestamp.timeIntervalSince(now)) <= clockSkew else {
+            throw invalid("timestamp must be within a day of the service's clock")
+        }
         return record
     }
 
