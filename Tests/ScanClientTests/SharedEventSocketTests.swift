@@ -40,7 +40,11 @@ struct SharedEventSocketTests {
         for (report, observed) in results {
             expectSound(report, observed, everyEvent: true)
             #expect(report.strategy == .websocket && report.socketFailures == 0, "\(String(describing: report.strategy))")
-            #expect(observed.paths.dropFirst().allSatisfy { $0 == .websocket })
+            // Every event after the upload's answer came over the socket, or (on a machine so loaded that a
+            // frame arrives more than the lag bound after the server wrote it: this test has taken 120 s in
+            // CI) first from the lag watch's hedged poll, by design; never from anything else.
+            #expect(observed.paths.dropFirst().allSatisfy { $0 == .websocket || $0 == .polling }, "\(observed.paths)")
+            #expect(observed.paths.contains(.websocket), "\(observed.paths)")
         }
         let upgrades = harness.proxy?.requests.filter { $0.0.isUpgrade } ?? []
         #expect(upgrades.count == 1 && upgrades.first?.0.path == Routes.multiplexedEvents, "\(upgrades.map(\.0.path))")
