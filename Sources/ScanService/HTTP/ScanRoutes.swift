@@ -158,11 +158,7 @@ final class ScanRoutes: Sendable {
     /// The first and smallest step an upload reserves from the budget.
     static let firstReservation = 64 * 1024
 
-    private func busy() -> ServiceError {
-        ServiceError(
-            .serviceUnavailable, .queueFull, "the service is receiving too many uploads at once; retry later", retryable: true,
-            headers: [.retryAfter: "\(configuration.retryAfterSeconds)"])
-    }
+    private func busy() -> ServiceError { uploadBudget.busy(retryAfterSeconds: configuration.retryAfterSeconds) }
 
     private func tooLarge(_ declared: Int?) -> ServiceError {
         let size = declared.map { "\($0) bytes" } ?? "the body"

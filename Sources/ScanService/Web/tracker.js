@@ -234,16 +234,8 @@ export class LadderTracker {
     };
     socket.onmessage = (message) => {
       if (!current()) return;
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        this.fail("protocol_error");
-        return;
-      }
-      connection.frames += 1;
-      this.consecutiveFailures = 0;
-      this.clearTimer("deadline");
+      const frame = this.acceptFrame(connection, message);
+      if (frame === undefined) return;
       this.setTimer("silence", this.settings.silenceMs, () => {
         if (current()) this.fail("silent", null, { stepDown: false });
       });
@@ -258,6 +250,21 @@ export class LadderTracker {
     socket.onerror = () => {};
   }
 
+  /** A frame of the connection carrying the job, parsed; `undefined` (the connection failed) when it is no JSON. */
+  acceptFrame(connection, message) {
+    let parsed;
+    try {
+      parsed = JSON.parse(message.data);
+    } catch {
+      this.fail("protocol_error");
+      return undefined;
+    }
+    connection.frames += 1;
+    this.consecutiveFailures = 0;
+    this.clearTimer("deadline");
+    return parsed;
+  }
+
   openStream() {
     const number = ++this.connectionNumber;
     const stream = this.env.openStream(this.eventsPath());
@@ -266,16 +273,8 @@ export class LadderTracker {
     const current = () => this.connection === connection;
     const onMessage = (type) => (message) => {
       if (!current()) return;
-      let data;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        this.fail("protocol_error");
-        return;
-      }
-      connection.frames += 1;
-      this.consecutiveFailures = 0;
-      this.clearTimer("deadline");
+      const data = this.acceptFrame(connection, message);
+      if (data === undefined) return;
       this.watchStream(connection);
       this.handleFrame(data.type ? data : { type, [type]: data }, "sse");
     };
