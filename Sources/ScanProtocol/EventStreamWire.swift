@@ -17,7 +17,7 @@ public enum EventStreamWire {
     public static let subscribedType = "subscribed"
     public static let refusedType = "refused"
     public static let heartbeatType = "heartbeat"
-    /// The comment text of a heartbeat line (`: heartbeat <latestSeq>`).
+    /// The comment text of a heartbeat line (`: heartbeat <latestSeq> <server time, Unix ms>`).
     public static let heartbeatComment = "heartbeat"
 
     /// What a stream starts with, before any event: `retry:` and a comment, so the first bytes
@@ -43,8 +43,25 @@ public enum EventStreamWire {
         return text + "\n"
     }
 
-    /// A heartbeat: a comment line that SSE clients ignore but that proves the stream is alive.
-    public static func heartbeat(latestSeq: Int) -> String { ": \(heartbeatComment) \(latestSeq)\n\n" }
+    /// A heartbeat: a comment line that SSE clients ignore but that proves the stream is alive, with
+    /// the job's latest seq and the server's time in Unix milliseconds (so a client can tell a stream
+    /// that keeps up from one that trickles minutes behind, as a WebSocket heartbeat's timestamp does).
+    public static func heartbeat(latestSeq: Int, at time: Date) -> String {
+        let milliseconds = (time.timeIntervalSince1970 * 1000).rounded()
+        let stamp = milliseconds.isFinite && abs(milliseconds) < 1e15 ? " \(Int64(milliseconds))" : ""
+        return ": \(heartbeatComment) \(latestSeq)\(stamp)\n\n"
+    }
+
+    /// What a comment line's text says when it is a heartbeat (nil when it is not one): the latest
+    /// seq and the server's time, each nil when absent or unreadable (an older server sends no time;
+    /// a heartbeat without a readable seq still proves the stream alive).
+    public static func heartbeatFields(_ comment: String) -> (latestSeq: Int?, timestamp: Date?)? {
+        guard comment.hasPrefix(heartbeatComment) else { return nil }
+        let words = comment.dropFirst(heartbeatComment.count).split(separator: " ", omittingEmptySubsequences: true)
+        let seq = words.first.flatMap { Int($0) }.flatMap { (0...WireNumbers.maxCount).contains($0) ? $0 : nil }
+        let milliseconds = words.dropFirst().first.flatMap { Int64($0) }.flatMap { abs($0) < 1 << 50 ? $0 : nil }
+        return (seq, milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+    }
 
     /// The seq a client asked to resume after: `Last-Event-ID` when it is a seq, else `after=`, else 0.
     /// A value that is not a seq (negative, not a number) counts as absent.

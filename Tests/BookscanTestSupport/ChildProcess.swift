@@ -61,12 +61,39 @@ public final class ChildProcess: @unchecked Sendable {
         return await condition()
     }
 
+    /// How long `exit()` waits before it stops a child that never ends: a guard against one hung
+    /// child hanging the whole suite, not a timing assertion (no child of the tests runs this long).
+    public static let hangGuard: Duration = .seconds(900)
+
     /// Waits for the process to end, on a thread of its own, and for its output to be read to the
-    /// end; the exit status (or signal number).
-    public func exit() async -> Int32 {
-        await Self.wait([process])
+    /// end; the exit status (or signal number). A child still running after `hangGuard` is stopped
+    /// (SIGTERM, then SIGKILL) and says so on its stderr, so the test fails naming it instead of hanging.
+    public func exit(hangGuard: Duration = ChildProcess.hangGuard) async -> Int32 {
+        let process = self.process
+        let ended = OneShot()
+        Thread {
+            process.waitUntilExit()
+            ended.fire()
+        }.start()
+        let watchdog = Task.detached { [self] in
+            try? await Task.sleep(for: hangGuard)
+            guard !Task.isCancelled else { return }
+            output.withLockedValue {
+                $0.stderr.append(Data("\nbookscan tests: the child did not end within \(hangGuard) and was stopped (a hang guard)\n".utf8))
+            }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                try? await Task.sleep(for: .seconds(5))
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                try? await Task.sleep(for: .seconds(5))
+            }
+            // Ended (or unkillable): stop waiting either way; a reaper that never reports must not hang the suite.
+            ended.fire()
+        }
+        await ended.wait()
+        watchdog.cancel()
         _ = await Self.until(.seconds(10)) { closedPipes.load(ordering: .relaxed) == 2 }
-        return process.terminationStatus
+        return process.isRunning ? -1 : process.terminationStatus
     }
 
     /// Waits for processes to end, on a thread of its own (never blocking the cooperative pool).
@@ -76,6 +103,32 @@ public final class ChildProcess: @unchecked Sendable {
                 for process in processes { process.waitUntilExit() }
                 continuation.resume()
             }.start()
+        }
+    }
+}
+
+/// A signal that fires once and wakes whoever waits for it (any number of `fire` calls, one wait).
+final class OneShot: Sendable {
+    private let state = NIOLockedValueBox<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func fire() {
+        let continuation = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            guard !state.fired else { return nil }
+            state.fired = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLockedValue { state -> Bool in
+                if state.fired { return true }
+                state.continuation = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
         }
     }
 }

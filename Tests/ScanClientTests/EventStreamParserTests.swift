@@ -1,3 +1,4 @@
+import Foundation
 import ScanClient
 import ScanProtocol
 import Testing
@@ -13,7 +14,7 @@ struct EventStreamParserTests {
 
     @Test("what the server writes parses back: retry, comments, id, event and data, in every chunking", arguments: [1, 2, 3, 7, 1000])
     func serverOutput(chunk: Int) {
-        let text = EventStreamWire.opening + EventStreamWire.message(seq: 7, frameJSON: #"{"a":1}"#) + EventStreamWire.heartbeat(latestSeq: 7)
+        let text = EventStreamWire.opening + EventStreamWire.message(seq: 7, frameJSON: #"{"a":1}"#) + EventStreamWire.heartbeat(latestSeq: 7, at: Date(timeIntervalSince1970: 1_764_262_800.123))
             + EventStreamWire.message(seq: 8, frameJSON: "x\ny")
         var parser = EventStreamParser()
         var items: [Item] = []
@@ -24,8 +25,24 @@ struct EventStreamParserTests {
         }
         #expect(parser.retryMilliseconds == EventStreamWire.retryMilliseconds)
         #expect(messages(items) == [.init(id: "7", event: "event", data: #"{"a":1}"#), .init(id: "8", event: "event", data: "x\ny")])
-        #expect(items.contains(.comment("heartbeat 7")))
+        #expect(items.contains(.comment("heartbeat 7 1764262800123")))
         #expect(parser.lastEventId == "8")
+    }
+
+    @Test("a heartbeat comment reads back as the latest seq and the server's time; an older server's (no time) and unreadable fields are absent, other comments are no heartbeat")
+    func heartbeatFields() throws {
+        let time = Date(timeIntervalSince1970: 1_764_262_800.123)
+        let written = EventStreamWire.heartbeat(latestSeq: 12, at: time)
+        #expect(written == ": heartbeat 12 1764262800123\n\n")
+        let fields = try #require(EventStreamWire.heartbeatFields(String(written.dropFirst(2).prefix { $0 != "\n" })))
+        #expect(fields.latestSeq == 12)
+        #expect(abs((fields.timestamp ?? .distantPast).timeIntervalSince(time)) < 0.001)
+        let old = try #require(EventStreamWire.heartbeatFields("heartbeat 5"))
+        #expect(old.latestSeq == 5 && old.timestamp == nil)
+        let garbled = try #require(EventStreamWire.heartbeatFields("heartbeat x 99999999999999999999"))
+        #expect(garbled.latestSeq == nil && garbled.timestamp == nil)
+        #expect(EventStreamWire.heartbeatFields("bookscan events v1") == nil)
+        #expect(EventStreamWire.heartbeat(latestSeq: 1, at: Date(timeIntervalSince1970: .infinity)) == ": heartbeat 1\n\n")
     }
 
     @Test("CR, LF and CRLF line ends (CRLF split between chunks), a leading BOM, fields without a space or value")

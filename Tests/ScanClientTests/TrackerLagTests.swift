@@ -88,6 +88,25 @@ struct TrackerLagTests {
         #expect(machine.strategy == .websocket)
     }
 
+    @Test("a healthy event stream costs no poll through a quiet stretch: its heartbeats carry the server's time and push the probe back; a late one does not")
+    func healthyStreamNeverProbes() throws {
+        var (machine, c) = try streamCarrying()
+        for tenth in 12...200 {
+            let t = TimeInterval(tenth) / 10
+            let beat = machine.streamReceived(
+                connection: c, [], heartbeats: 1, heartbeatLatestSeq: 2, heartbeatTime: at(t + serverAhead), receivedAt: at(t + 0.05))
+            #expect(!beat.contains(.poll) && pushesProbe(beat, c), "\(t)")
+        }
+        #expect(machine.metrics.pollsMade == 0)
+        // A heartbeat written 1.5 s before it arrived (a trickling path): not fresh news.
+        let late = machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 2, heartbeatTime: at(19.6 + serverAhead), receivedAt: at(21.1))
+        #expect(!pushesProbe(late, c))
+        // An older server's heartbeat (no time) proves the stream alive but is no fresh news either.
+        #expect(!pushesProbe(machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 2, receivedAt: at(21.2)), c))
+        _ = machine.streamReceived(connection: c, [event(3, .succeeded, written: 21.3)], receivedAt: at(21.35))
+        #expect(machine.metrics.pollsMade == 0)
+    }
+
     @Test("without fresh news the probe sends one hedged poll and schedules the next; a poll with nothing new keeps the stream")
     func probeWithNothingNew() throws {
         var (machine, c) = try streamCarrying()

@@ -6,8 +6,8 @@ enum StreamReport: Sendable {
     /// The server answered 200 with an event stream.
     case opened(connection: Int)
     /// Bytes arrived: the job events they completed, in order, the heartbeats among them (none of
-    /// either for the stream's opening), and the highest latest seq those heartbeats named.
-    case received(connection: Int, [JobEvent], heartbeats: Int, heartbeatLatestSeq: Int?)
+    /// either for the stream's opening), the highest latest seq and the latest server time those heartbeats named.
+    case received(connection: Int, [JobEvent], heartbeats: Int, heartbeatLatestSeq: Int?, heartbeatTime: Date?)
     case ended(connection: Int, SocketEnd)
 }
 
@@ -62,6 +62,7 @@ struct EventStreamConnector: Sendable {
                 var events: [JobEvent] = []
                 var heartbeats = 0
                 var heartbeatLatestSeq: Int?
+                var heartbeatTime: Date?
                 for item in parser.consume(chunk) {
                     if case .overflow = item {
                         // A line or message past the cap is no event of this protocol: the stream is given up.
@@ -69,12 +70,10 @@ struct EventStreamConnector: Sendable {
                         return
                     }
                     guard case .message(let message) = item else {
-                        if case .comment(let text) = item, text.hasPrefix(EventStreamWire.heartbeatComment) {
+                        if case .comment(let text) = item, let heartbeat = EventStreamWire.heartbeatFields(text) {
                             heartbeats += 1
-                            // `heartbeat <latestSeq>`: a heartbeat without a readable seq still proves the stream alive.
-                            if let seq = Int(text.dropFirst(EventStreamWire.heartbeatComment.count).trimmingCharacters(in: .whitespaces)) {
-                                heartbeatLatestSeq = max(heartbeatLatestSeq ?? seq, seq)
-                            }
+                            if let seq = heartbeat.latestSeq { heartbeatLatestSeq = max(heartbeatLatestSeq ?? seq, seq) }
+                            if let time = heartbeat.timestamp { heartbeatTime = max(heartbeatTime ?? time, time) }
                         }
                         continue
                     }
@@ -86,7 +85,9 @@ struct EventStreamConnector: Sendable {
                     }
                     events.append(event)
                 }
-                report(.received(connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: heartbeatLatestSeq))
+                report(
+                    .received(
+                        connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: heartbeatLatestSeq, heartbeatTime: heartbeatTime))
             case .end(.success(let status)):
                 if Task.isCancelled { return }
                 // A stream that ends is closed by the server (after the terminal event) or by a proxy.

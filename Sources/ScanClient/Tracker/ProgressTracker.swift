@@ -194,8 +194,10 @@ public struct ProgressTracker: Sendable {
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.socketEnded(connection: connection, end)
             case .stream(.opened(let connection)): pending = machine.streamOpened(connection: connection)
-            case .stream(.received(let connection, let events, let heartbeats, let latestSeq)):
-                pending = machine.streamReceived(connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: latestSeq, receivedAt: Date())
+            case .stream(.received(let connection, let events, let heartbeats, let latestSeq, let heartbeatTime)):
+                pending = machine.streamReceived(
+                    connection: connection, events, heartbeats: heartbeats, heartbeatLatestSeq: latestSeq, heartbeatTime: heartbeatTime,
+                    receivedAt: Date())
             case .stream(.ended(let connection, let end)):
                 tasks.sockets.removeValue(forKey: connection)
                 pending = machine.streamEnded(connection: connection, end)

@@ -90,11 +90,11 @@ public struct TrackerSettings: Sendable, Equatable {
     }
 
     /// How long the transport carrying the job may bring no fresh news before a hedged poll: the lag
-    /// probe interval; for a WebSocket whose server heartbeat is known, never less than that interval
-    /// plus half the late margin, so its heartbeats (fresh news) keep a healthy one from costing any poll.
-    /// An event stream's heartbeats carry no time: a healthy one costs a poll per quiet interval.
-    public func lagProbeDelay(webSocket: Bool) -> Duration {
-        guard webSocket, let heartbeatInterval, let margin = heartbeatLateMargin else { return lagProbeInterval }
+    /// probe interval; when the server's heartbeat interval is known, never less than that interval
+    /// plus half the late margin, so heartbeats (fresh news: both transports' carry the server's time)
+    /// keep a healthy transport from costing any poll.
+    public var lagProbeDelay: Duration {
+        guard let heartbeatInterval, let margin = heartbeatLateMargin else { return lagProbeInterval }
         return max(lagProbeInterval, heartbeatInterval + margin / 2)
     }
 

@@ -13,9 +13,10 @@ extension TrackerStateMachine {
 
     /// Bytes arrived on the stream: the events they completed and the heartbeats among them (none of
     /// either for the stream's opening, which only proves that no proxy buffers the response), the
-    /// highest latest seq those heartbeats named, and when the bytes arrived (when known).
+    /// highest latest seq and the latest server time those heartbeats named, and when the bytes arrived (when known).
     public mutating func streamReceived(
-        connection: Int, _ events: [JobEvent], heartbeats: Int = 0, heartbeatLatestSeq: Int? = nil, receivedAt: Date? = nil
+        connection: Int, _ events: [JobEvent], heartbeats: Int = 0, heartbeatLatestSeq: Int? = nil, heartbeatTime: Date? = nil,
+        receivedAt: Date? = nil
     ) -> [Action] {
         guard !finished, case .open(connection, let sawBytes) = stream.phase else { return [] }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
@@ -33,7 +34,7 @@ extension TrackerStateMachine {
             }
             if !socketIsCarrying { actions += watchLag(connection: connection) }
         }
-        actions += lagHeard(connection: connection, events: events, heartbeat: heartbeatLatestSeq.map { ($0, nil) }, receivedAt: receivedAt)
+        actions += lagHeard(connection: connection, events: events, heartbeat: heartbeatLatestSeq.map { ($0, heartbeatTime) }, receivedAt: receivedAt)
         for event in events where !finished { actions += accept(event, path: .sse) }
         return actions
     }

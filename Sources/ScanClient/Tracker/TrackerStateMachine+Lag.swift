@@ -29,7 +29,7 @@ extension TrackerStateMachine {
     }
 
     /// The watched connection sent something: these events, and the server's latest seq and time from a
-    /// heartbeat (an event stream's heartbeat has no time). Pays a debt, pushes the probe back when
+    /// heartbeat (an older server's event stream heartbeat has no time). Pays a debt, pushes the probe back when
     /// fresh, probes at once when a heartbeat names a seq the connection never delivered.
     mutating func lagHeard(
         connection: Int, events: [JobEvent], heartbeat: (latestSeq: Int, timestamp: Date?)? = nil, receivedAt: Date?
@@ -101,7 +101,7 @@ extension TrackerStateMachine {
     }
 
     /// How long `connection` may bring no fresh news before the probe (`TrackerSettings.lagProbeDelay`).
-    func lagProbeDelay(_ connection: Int) -> Duration { settings.lagProbeDelay(webSocket: stream.connection != connection) }
+    func lagProbeDelay(_ connection: Int) -> Duration { settings.lagProbeDelay }
 
     /// Cancels the lag timers of `connection`, and stops watching it if it was watched.
     mutating func lagTimersCancelled(_ connection: Int) -> [Action] {

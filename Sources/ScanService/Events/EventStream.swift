@@ -110,7 +110,7 @@ struct EventStream: Sendable {
                     throw InjectedStreamDrop()
                 }
             case .heartbeat:
-                try await writer.write(ByteBuffer(string: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq)))
+                try await writer.write(ByteBuffer(string: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq, at: Date())))
                 metrics.heartbeatSent(.sse)
             }
         }
