@@ -122,7 +122,14 @@ final class PostgresJobStore: JobStore {
                 let seen = wakeups.value
                 do {
                     let started = ContinuousClock.now
-                    if let claim = try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date()) {
+                    // Bounded like a request: a claim caught by an outage could otherwise wait for good, and
+                    // with it every worker of this instance. One that commits after its deadline is a lease
+                    // nobody holds; it expires and the job is claimed again.
+                    let (table, instance, lease, maxAttempts) = (table, instance, lease, maxAttempts)
+                    let claimed = try await withDatabaseDeadline(Self.claimDeadline) {
+                        try await table.claim(owner: instance, lease: lease, maxAttempts: maxAttempts, now: Date())
+                    }
+                    if let claim = claimed {
                         metrics.claimed(after: ContinuousClock.now - started)
                         if claim.attempt.number > 1 { metrics.jobRescued() }
                         let job = PostgresRunningJob(id: claim.id, attempt: claim.attempt, table: table, lease: lease, keeper: keeper, logger: logger)
@@ -141,6 +148,9 @@ final class PostgresJobStore: JobStore {
         }
         return nil
     }
+
+    /// How long a claim may take before the claimer gives it up and asks again.
+    static let claimDeadline: Duration = .seconds(10)
 
     /// Idle workers that may ask the database for a job at once.
     static let claimers = 2
