@@ -9,9 +9,11 @@ public struct OCRSettings: Sendable, Hashable {
     public var language: String
 
     /// The default: the library's own data, English.
-    public static let standard = OCRSettings(dataPath: nil, language: "eng")
+    public static let standard = OCRSettings(dataPath: nil, language: defaultLanguage)
+    /// The language titles are read in unless told otherwise (a Tesseract code).
+    public static let defaultLanguage = "eng"
 
-    public init(dataPath: String? = nil, language: String = "eng") {
+    public init(dataPath: String? = nil, language: String = defaultLanguage) {
         self.dataPath = dataPath
         self.language = language
     }

@@ -35,6 +35,10 @@ public final class PostgresCluster: Sendable {
         binaries == nil ? "PostgreSQL is not installed (apt-get install postgresql, or run scripts/bootstrap); skipping" : nil
     }
 
+    /// Whether tests that need PostgreSQL run: it is installed, or `CI=true` (where a missing one
+    /// must fail the run, not skip). Suites use it as `.enabled(if:)`, so a skip shows as one.
+    public static var runnable: Bool { unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+
     /// A cluster failed to start: what its command printed.
     public struct StartFailed: Error, CustomStringConvertible {
         public let description: String

@@ -72,20 +72,12 @@ struct StatsHTMLCLITests {
     }
 
     /// scripts/html-report-check: the page in a real headless Chromium, offline. Without chromium the test
-    /// is skipped with one line; under CI=true a missing chromium fails (scripts/bootstrap installs it).
-    @Test("a real headless Chromium renders the page offline: a screenshot that is not blank, a DOM without scripts")
+    /// is skipped; under CI=true a missing chromium fails (scripts/bootstrap installs it).
+    @Test(
+        "a real headless Chromium renders the page offline: a screenshot that is not blank, a DOM without scripts",
+        .enabled(if: InstalledProgram.runnable("chromium", "chromium-browser"), "chromium is not installed (scripts/bootstrap installs it)"))
     func browserCheck() async throws {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        let chromium = path.flatMap { ["\($0)/chromium", "\($0)/chromium-browser"] }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let chromium else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("CI=true: chromium is not installed (scripts/bootstrap installs it)")
-            } else {
-                print("bookscan tests: chromium is not installed; skipping the browser check of stats --html")
-            }
-            return
-        }
+        let chromium = try #require(InstalledProgram.path("chromium", "chromium-browser"), "CI=true: chromium is not installed (scripts/bootstrap installs it)")
         let script = Self.repository.appendingPathComponent("scripts/html-report-check")
         let child = try ChildProcess(executable: script, [], environment: ["BOOKSCAN_BIN": CLITests.binary.path, "CHROMIUM": chromium])
         let status = await child.exit()

@@ -10,7 +10,7 @@ import Testing
 /// How an instance's sessions with the database are bounded, on the shared throw-away cluster: the
 /// pool's size, the server-side timeouts that end work a caller stopped waiting for, TTLs judged by
 /// the database's clock, and instance names unique per process start.
-@Suite("PostgreSQL sessions", .serialized)
+@Suite("PostgreSQL sessions", .serialized, .enabled(if: PostgresCluster.runnable, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct DatabaseSessionTests {
     /// Runs `body` with a pool of `settings` on a fresh database (migrated); nil PostgreSQL: skipped.
     func withPool(

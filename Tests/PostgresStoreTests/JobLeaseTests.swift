@@ -8,7 +8,7 @@ import Testing
 /// Claims and leases on a real throw-away PostgreSQL: concurrent claimers never share a job, a job
 /// whose lease expired (its instance died) is claimed again as its next attempt, a writer that lost
 /// its lease writes nothing, attempts are bounded, cancel works held and unheld.
-@Suite("PostgreSQL claims and leases", .serialized)
+@Suite("PostgreSQL claims and leases", .serialized, .enabled(if: PostgresCluster.runnable, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct JobLeaseTests {
     let rows = JobTableTests()
 

@@ -10,7 +10,7 @@ import Testing
 /// The job rows on a real throw-away PostgreSQL: idempotent admission (also when two instances
 /// admit the same id at once), events appended with their state in one transaction, the fraction
 /// never backwards, nothing after the terminal event, replay by seq, the TTL reaper.
-@Suite("PostgreSQL job rows", .serialized)
+@Suite("PostgreSQL job rows", .serialized, .enabled(if: PostgresCluster.runnable, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct JobTableTests {
     /// Runs `body` with a migrated cluster's job table (a pool of its own); nil cluster: skipped.
     func withTable(ttl: Duration = .seconds(3600), _ body: (JobTable, TestDatabase) async throws -> Void) async throws {

@@ -198,14 +198,28 @@ struct TrackerLagTests {
         #expect(machine.strategy == .sse(afterWebSocket: TransportFailure(reason: .silent, status: nil, phase: .midScan)))
     }
 
-    @Test("a heartbeat naming a seq the connection never delivered probes at once")
+    @Test("a heartbeat naming a seq the connection has not delivered brings the probe forward (a grace for the frame behind it), once; the probe polls")
     func heartbeatAheadProbes() throws {
+        func broughtForward(_ actions: [Action], _ connection: Int) -> Bool {
+            actions.contains(.schedule(.lagProbe(connection: connection), after: settings.heartbeatAheadGrace))
+        }
         var (machine, c) = try streamCarrying()
-        #expect(!machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 2, receivedAt: at(1.2)).contains(.poll))
-        #expect(machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 4, receivedAt: at(1.4)).contains(.poll))
+        let level = machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 2, receivedAt: at(1.2))
+        #expect(!level.contains(.poll) && !broughtForward(level, c))
+        let ahead = machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 4, receivedAt: at(1.4))
+        #expect(!ahead.contains(.poll) && broughtForward(ahead, c), "no poll at once: seq 3 and 4 may be right behind the heartbeat")
+        let again = machine.streamReceived(connection: c, [], heartbeats: 1, heartbeatLatestSeq: 4, receivedAt: at(1.6))
+        #expect(!again.contains { if case .schedule(.lagProbe, _) = $0 { true } else { false } } && !again.contains(.poll), "not postponed again")
+        #expect(machine.timerFired(.lagProbe(connection: c)).contains(.poll))
+        #expect(machine.metrics.hedgedPolls == 1)
+
+        // The frames right behind the heartbeat arrive fresh: the probe goes back to its usual delay, no poll.
         var socket = socketCarrying()
-        let beat = socket.socketMessage(connection: 1, .heartbeat(Heartbeat(latestSeq: 5, timestamp: at(1.5 + serverAhead))), receivedAt: at(1.5))
-        #expect(beat.contains(.poll))
+        let beat = socket.socketMessage(connection: 1, .heartbeat(Heartbeat(latestSeq: 4, timestamp: at(1.5 + serverAhead))), receivedAt: at(1.5))
+        #expect(!beat.contains(.poll) && broughtForward(beat, 1))
+        _ = socket.socketMessage(connection: 1, .event(event(3, written: 1.45)), receivedAt: at(1.52))
+        #expect(pushesProbe(socket.socketMessage(connection: 1, .event(event(4, written: 1.48)), receivedAt: at(1.53)), 1))
+        #expect(socket.metrics.pollsMade == 0)
     }
 
     @Test("a terminal a hedged poll shows ends the run at once: one terminal, the stream's own is not news; the carrier classifies it")

@@ -133,10 +133,13 @@ struct WebClientTests {
 
     /// scripts/web-client-check: the page in a real headless Chromium (Selenium with the system
     /// chromium-driver) against a real `bookscan serve`, behind the fault proxy for the fallbacks.
-    /// Without chromium-driver (or selenium: the script exits 2) the test is skipped with one line; under CI=true it fails.
-    @Test("a real headless Chromium scans through the page over the WebSocket, the event stream and polling")
+    /// Without chromium-driver the test is skipped (without selenium the script exits 2, and the test
+    /// says so in one line); under CI=true either fails.
+    @Test(
+        "a real headless Chromium scans through the page over the WebSocket, the event stream and polling",
+        .enabled(if: InstalledProgram.runnable("chromedriver"), "chromium-driver is not installed (scripts/bootstrap installs it)"))
     func browserCheck() async throws {
-        guard let driver = Self.installed("chromedriver", package: "chromium-driver", skipping: "the browser check of the web client") else { return }
+        let driver = try #require(InstalledProgram.path("chromedriver"), "CI=true: chromium-driver is not installed (scripts/bootstrap installs it)")
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("bookscan")
         let script = repository.appendingPathComponent("scripts/web-client-check")
@@ -152,28 +155,15 @@ struct WebClientTests {
 
     /// scripts/web-client-js-test: the page's own tracker, merge and book list modules under node's test
     /// runner (the same out-of-order and duplicate sequences as the Swift merge's tests). Without node
-    /// the test says so and passes, except under CI=true, where it fails.
-    @Test("the page's JavaScript unit tests pass under node")
+    /// the test is skipped, except under CI=true, where it fails.
+    @Test("the page's JavaScript unit tests pass under node", .enabled(if: InstalledProgram.runnable("node"), "node is not installed (scripts/bootstrap installs it)"))
     func javaScriptUnitTests() async throws {
-        guard Self.installed("node", package: "nodejs", skipping: "the web client's JavaScript unit tests") != nil else { return }
+        _ = try #require(InstalledProgram.path("node"), "CI=true: nodejs is not installed (scripts/bootstrap installs it)")
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let child = try ChildProcess(executable: repository.appendingPathComponent("scripts/web-client-js-test"), [])
         let status = await child.exit()
         #expect(status == 0, "\(child.stdout)\(child.stderr)")
         #expect(child.stdout.contains("# fail 0"), "\(child.stdout)")
         #expect(!child.stdout.contains("# pass 0"), "\(child.stdout)")
-    }
-
-    /// The path of `program` on PATH; nil (after one line saying what is skipped, or under CI=true a
-    /// recorded issue) when it is not installed.
-    static func installed(_ program: String, package: String, skipping what: String) -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        if let found = path.map({ "\($0)/\(program)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("CI=true: \(package) is not installed (scripts/bootstrap installs it)")
-        } else {
-            print("bookscan tests: \(package) is not installed; skipping \(what)")
-        }
-        return nil
     }
 }

@@ -33,6 +33,9 @@ struct LagWatch: Sendable, Equatable {
     private(set) var heardSinceOwed = false
     /// The smallest arrival time minus server time seen in the run, in seconds (nil before any).
     private(set) var clockOffset: Double?
+    /// Whether the probe was brought forward by a heartbeat naming a seq not delivered yet (and has
+    /// not fired nor been pushed back by fresh news since): later such heartbeats leave it where it is.
+    var probeBroughtForward = false
 
     /// Starts watching `connection`, which now carries the job; it owes nothing up to `reached` (what
     /// was contiguous when it took over: it resumed after at most that).
@@ -41,6 +44,7 @@ struct LagWatch: Sendable, Equatable {
         self.reached = reached
         owed = nil
         heardSinceOwed = false
+        probeBroughtForward = false
     }
 
     /// Stops watching (the connection no longer carries the job). The clock offset is kept: it is the run's.
@@ -48,6 +52,7 @@ struct LagWatch: Sendable, Equatable {
         connection = nil
         owed = nil
         heardSinceOwed = false
+        probeBroughtForward = false
     }
 
     /// The watched connection sent something, with events up to `seq` (nil: none). Returns true when

@@ -4,6 +4,16 @@ import BookscanBase
 public struct TrackerSettings: Sendable, Equatable {
     /// How often polling reads the job status unless told otherwise.
     public static let defaultPollInterval: Duration = .seconds(2)
+    /// How long after the upload's acceptance a first WebSocket frame may take before polling starts
+    /// beside it, unless told otherwise.
+    public static let defaultFirstFrameDeadline: Duration = .milliseconds(2500)
+    /// How long after acceptance a run keeps trying the WebSocket without any frame, unless told otherwise.
+    public static let defaultSocketGiveUp: Duration = .seconds(10)
+    /// WebSocket failures after which a run stays on polling, unless told otherwise.
+    public static let defaultMaxSocketFailures = 5
+    /// The reconnect backoff's base and cap unless told otherwise.
+    public static let defaultBackoffBase: Duration = .seconds(1)
+    public static let defaultBackoffCap: Duration = .seconds(30)
     /// How long an open socket may stay silent unless told otherwise.
     public static let defaultSilenceTimeout: Duration = .seconds(5)
     /// How long a run follows its job before giving up (`--timeout`); the job keeps running on the server.
@@ -24,6 +34,9 @@ public struct TrackerSettings: Sendable, Equatable {
     /// unless told otherwise (see `lagProbeInterval`): a poll shows what a lagging event stream holds
     /// back at most this long after its last fresh news, and with `defaultMaxLag` it is left 1 s later.
     public static let defaultLagProbeInterval: Duration = .milliseconds(1500)
+    /// How long after a heartbeat naming a seq the carrying transport has not delivered the probe
+    /// comes, unless told otherwise: room for that seq's frame, sent right after the heartbeat.
+    public static let defaultHeartbeatAheadGrace: Duration = .milliseconds(500)
 
     /// How often polling reads the job status.
     public var pollInterval: Duration
@@ -52,11 +65,15 @@ public struct TrackerSettings: Sendable, Equatable {
     /// While a transport carries the job (`auto`) and has brought no fresh news for this long, a hedged
     /// poll checks that it keeps up, again every interval until fresh news comes (see `lagProbeDelay`).
     public var lagProbeInterval: Duration
+    /// A heartbeat naming a seq the carrying transport has not delivered brings the probe forward to
+    /// this long after it (see `defaultHeartbeatAheadGrace`).
+    public var heartbeatAheadGrace: Duration = defaultHeartbeatAheadGrace
 
     public init(
-        pollInterval: Duration = defaultPollInterval, firstFrameDeadline: Duration = .milliseconds(2500), socketGiveUp: Duration = .seconds(10),
-        silenceTimeout: Duration = defaultSilenceTimeout, maxSocketFailures: Int = 5, backoffBase: Duration = .seconds(1),
-        backoffCap: Duration = .seconds(30), heartbeatInterval: Duration? = nil, reconnectDeadline: Duration = defaultReconnectDeadline,
+        pollInterval: Duration = defaultPollInterval, firstFrameDeadline: Duration = defaultFirstFrameDeadline,
+        socketGiveUp: Duration = defaultSocketGiveUp, silenceTimeout: Duration = defaultSilenceTimeout,
+        maxSocketFailures: Int = defaultMaxSocketFailures, backoffBase: Duration = defaultBackoffBase,
+        backoffCap: Duration = defaultBackoffCap, heartbeatInterval: Duration? = nil, reconnectDeadline: Duration = defaultReconnectDeadline,
         maxRetryAfter: Duration = defaultMaxRetryAfter, maxLag: Duration = defaultMaxLag, lagProbeInterval: Duration = defaultLagProbeInterval
     ) {
         self.maxRetryAfter = maxRetryAfter

@@ -41,12 +41,20 @@ extension TrackerStateMachine {
         for event in events where isFresh(event.timestamp, receivedAt: receivedAt) { fresh = true }
         if let heartbeat {
             if heartbeat.latestSeq > lag.reached {
-                // The server wrote a seq before this heartbeat that this connection never delivered.
-                return actions + lagProbe(connection: connection)
+                // The server wrote a seq before this heartbeat that this connection has not delivered.
+                // Its frame may be right behind the heartbeat (written after it): the probe comes after
+                // a short grace unless that frame, fresh news, pushes it back first. Polling at once
+                // would show the seq and skip the frames still in flight.
+                guard !lag.probeBroughtForward else { return actions }
+                lag.probeBroughtForward = true
+                return actions + [.schedule(.lagProbe(connection: connection), after: settings.heartbeatAheadGrace)]
             }
             if let timestamp = heartbeat.timestamp, isFresh(timestamp, receivedAt: receivedAt) { fresh = true }
         }
-        if fresh { actions.append(.schedule(.lagProbe(connection: connection), after: lagProbeDelay(connection))) }
+        if fresh {
+            lag.probeBroughtForward = false
+            actions.append(.schedule(.lagProbe(connection: connection), after: lagProbeDelay(connection)))
+        }
         return actions
     }
 
@@ -68,6 +76,7 @@ extension TrackerStateMachine {
     /// The probe: a hedged poll unless one is out (or polling runs anyway), and the next probe.
     mutating func lagProbe(connection: Int) -> [Action] {
         guard mode == .auto, !finished, lag.connection == connection, carries(connection) else { return [] }
+        lag.probeBroughtForward = false
         var actions: [Action] = [.schedule(.lagProbe(connection: connection), after: lagProbeDelay(connection))]
         if !polling, !pollInFlight, uploadAccepted {
             pollInFlight = true

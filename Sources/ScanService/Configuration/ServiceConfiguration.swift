@@ -63,25 +63,25 @@ public struct ServiceConfiguration: Sendable {
     public var database: DatabaseSettings?
 
     public init(
-        host: String = "127.0.0.1",
+        host: String = ServiceConfiguration.defaultHost,
         port: Int = 0,
         token: String? = nil,
         workers: Int = ServiceConfiguration.defaultWorkers,
-        queueCapacity: Int = 256,
-        maxBytes: Int = 20 * 1024 * 1024,
-        uploadMemory: Int = 256 * 1024 * 1024,
-        maxPixels: Int = 50_000_000,
+        queueCapacity: Int = ServiceConfiguration.defaultQueueCapacity,
+        maxBytes: Int = ServiceConfiguration.defaultMaxBytes,
+        uploadMemory: Int = ServiceConfiguration.defaultUploadMemory,
+        maxPixels: Int = ServiceConfiguration.defaultMaxPixels,
         recommendedLongSide: Int = ServiceConfiguration.defaultRecommendedLongSide,
         jobTTL: Duration = ServiceConfiguration.defaultJobTTL,
         heartbeatInterval: Duration = ServiceConfiguration.defaultHeartbeatInterval,
-        pingInterval: Duration = .seconds(10),
-        streamGrace: Duration = .milliseconds(250),
-        maxSubscribersPerJob: Int = 32,
-        maxConnectionsPerClient: Int? = 256,
+        pingInterval: Duration = ServiceConfiguration.defaultPingInterval,
+        streamGrace: Duration = ServiceConfiguration.defaultStreamGrace,
+        maxSubscribersPerJob: Int = ServiceConfiguration.defaultMaxSubscribersPerJob,
+        maxConnectionsPerClient: Int? = ServiceConfiguration.defaultMaxConnectionsPerClient,
         maxConnections: Int? = ServiceConfiguration.defaultMaxConnections,
         headerTimeout: Duration = ServiceConfiguration.defaultHeaderTimeout,
         idleTimeout: Duration = ServiceConfiguration.defaultIdleTimeout,
-        retryAfterSeconds: Int = 2,
+        retryAfterSeconds: Int = ServiceConfiguration.defaultRetryAfterSeconds,
         engine: ScanEngine.Configuration = .init()
     ) {
         self.host = host
@@ -109,6 +109,27 @@ public struct ServiceConfiguration: Sendable {
 
     /// `http` or `https`, as clients should call the service.
     public var scheme: String { tls == nil ? "http" : "https" }
+
+    /// The address the service listens on unless told otherwise: loopback only.
+    public static let defaultHost = "127.0.0.1"
+    /// Jobs that may wait for a worker before uploads get 503, unless told otherwise.
+    public static let defaultQueueCapacity = 256
+    /// The largest upload in bytes unless told otherwise.
+    public static let defaultMaxBytes = 20 * 1024 * 1024
+    /// Bytes all uploads in progress may buffer at once unless told otherwise.
+    public static let defaultUploadMemory = 256 * 1024 * 1024
+    /// The largest image in pixels unless told otherwise.
+    public static let defaultMaxPixels = 50_000_000
+    /// Server WebSocket ping interval unless told otherwise.
+    public static let defaultPingInterval: Duration = .seconds(10)
+    /// How long an events socket waits for the client's hello before the replay, unless told otherwise.
+    public static let defaultStreamGrace: Duration = .milliseconds(250)
+    /// Open event sockets one job accepts unless told otherwise.
+    public static let defaultMaxSubscribersPerJob = 32
+    /// Open connections one client address may hold unless told otherwise.
+    public static let defaultMaxConnectionsPerClient = 256
+    /// Seconds a client is told to wait in `Retry-After` when the queue is full, unless told otherwise.
+    public static let defaultRetryAfterSeconds = 2
 
     /// Long side clients are told to fit unless told otherwise: titles are read from the upload, so a
     /// 12 MP photo (4032 px) travels whole, as the camera stored it; only larger photos are shrunk.

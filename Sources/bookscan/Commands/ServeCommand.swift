@@ -7,6 +7,9 @@ import UnixSignals
 
 /// `bookscan serve`: runs the scan service standalone until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
+    /// The port `serve` listens on unless told otherwise (the embedded service picks a free one).
+    static let defaultPort = 8080
+
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the scan service (HTTP + WebSocket, protocol v1) until Ctrl-C or SIGTERM.",
@@ -16,13 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "Address to listen on.") var host = ServiceConfiguration.defaultHost
+    @Option(help: "Port to listen on (0 picks a free one).") var port = Self.defaultPort
     @Option(help: "Bearer token required on every /v1 route (default: $BOOKSCAN_TOKEN).") var token: String?
     @Option(help: "Scans running at once (default: one per core).") var workers = ServiceConfiguration.defaultWorkers
-    @Option(help: "Jobs that may wait for a worker before uploads get 503.") var queue = 256
-    @Option(name: .customLong("max-bytes"), help: "Largest upload in bytes.") var maxBytes = 20 * 1024 * 1024
-    @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = 50_000_000
+    @Option(help: "Jobs that may wait for a worker before uploads get 503.") var queue = ServiceConfiguration.defaultQueueCapacity
+    @Option(name: .customLong("max-bytes"), help: "Largest upload in bytes.") var maxBytes = ServiceConfiguration.defaultMaxBytes
+    @Option(name: .customLong("max-pixels"), help: "Largest image in pixels.") var maxPixels = ServiceConfiguration.defaultMaxPixels
     @Option(name: .customLong("job-ttl"), help: "How long a finished job stays readable (e.g. 3600, 90m, 1h).")
     var jobTTL = CommandDuration(ServiceConfiguration.defaultJobTTL)
     @Option(help: "Time between heartbeats on event sockets (e.g. 2s, 500ms).")
@@ -30,9 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS + WSS (needs --tls-key).") var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key of --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("upload-memory"), help: "Bytes all uploads in progress may buffer at once; more get 503.")
-    var uploadMemory = 256 * 1024 * 1024
+    var uploadMemory = ServiceConfiguration.defaultUploadMemory
     @Option(name: .customLong("max-connections-per-client"), help: "Open connections one client address may hold (0: no cap).")
-    var maxConnectionsPerClient = 256
+    var maxConnectionsPerClient = ServiceConfiguration.defaultMaxConnectionsPerClient
     @Option(name: .customLong("max-connections"), help: "Open connections the whole service may hold (0: no cap).")
     var maxConnections = ServiceConfiguration.defaultMaxConnections
     @Option(
@@ -55,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-format"), help: "Log lines as text, or as one JSON object a line (json).") var logFormat = LogFormat.text
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
-    @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = "eng"
+    @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = OCRSettings.defaultLanguage
     @Option(help: "The recognizer that reads titles: tesseract or ppocr (default: $BOOKSCAN_RECOGNIZER, else tesseract).")
     var recognizer: RecognizerKind?
     @Option(
@@ -101,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The shared-store settings from the flags and environment; nil without a database.
     func databaseSettings() throws -> DatabaseSettings? {
-        guard let text = database ?? ProcessInfo.processInfo.environment["BOOKSCAN_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let text = database ?? EnvironmentSettings().databaseURL else {
             if migrateOnly { throw ValidationError("--migrate-only needs --database (or BOOKSCAN_DATABASE_URL)") }
             return nil
         }
@@ -174,7 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.unreachable.rawValue)
             }
         }
-        let token = self.token ?? ProcessInfo.processInfo.environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = self.token ?? EnvironmentSettings().token
         if token == nil && !Self.isLoopback(host) && !allowUnauthenticated {
             throw ValidationError(
                 "refusing to listen on \(host) without a token; set BOOKSCAN_TOKEN, or pass --allow-unauthenticated")

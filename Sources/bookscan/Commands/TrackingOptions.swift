@@ -45,9 +45,9 @@ struct TrackingOptions: ParsableArguments {
             guard let value = CommandDuration(argument: text) else { throw ValidationError("config \(name): '\(text)' is not a duration") }
             return value
         }
-        let environment = ProcessInfo.processInfo.environment
-        resolved.server = server ?? environment["BOOKSCAN_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.server
-        resolved.token = try token ?? environment["BOOKSCAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? config.token()
+        let environment = EnvironmentSettings()
+        resolved.server = server ?? environment.server ?? config.server
+        resolved.token = try token ?? environment.token ?? config.token()
         if let text = config.strategy, strategy == nil, TrackerMode(rawValue: text) == nil {
             throw ValidationError("config strategy: '\(text)' is not \(TrackerMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -6,8 +6,8 @@ import ScanProtocol
 import ScanService
 import Testing
 
-@Suite("GET /v1/scans/{jobId}/events")
-struct EventStreamTests {
+@Suite("GET /v1/scans/{jobId}/events as a WebSocket")
+struct EventSocketTests {
     @Test("a socket opened right after the PUT gets every event once, in order, ending with the terminal one")
     func liveStream() async throws {
         let harness = try await ServiceHarness.start(.init().injecting(.init(scanStepDelay: .milliseconds(5))))
