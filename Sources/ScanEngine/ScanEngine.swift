@@ -170,7 +170,7 @@ public struct ScanEngine: Sendable {
         reporter.report(.finishing, 1, progress)
         return ScanResult(
             imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: found.workingWidth, workingHeight: found.workingHeight,
-            rows: found.rows, spines: spines, timings: timings)
+            rows: found.rows, spines: spines, timings: timings, reader: configuration.reader?.pool.info)
     }
 }
 

@@ -9,10 +9,13 @@ public struct ScanResult: Codable, Sendable, Hashable {
     public var rows: [ShelfRow]
     public var spines: [Spine]
     public var timings: [StageTiming]
+    /// The recognizer that read the titles and its versions (as `/healthz` names it); absent when no
+    /// title was read (reading off) or from a server that does not say.
+    public var reader: OCREngineStatus?
 
     public init(
         imageWidth: Int, imageHeight: Int, workingWidth: Int, workingHeight: Int,
-        rows: [ShelfRow], spines: [Spine], timings: [StageTiming]
+        rows: [ShelfRow], spines: [Spine], timings: [StageTiming], reader: OCREngineStatus? = nil
     ) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
@@ -21,9 +24,10 @@ public struct ScanResult: Codable, Sendable, Hashable {
         self.rows = rows
         self.spines = spines
         self.timings = timings
+        self.reader = reader
     }
 
-    private enum CodingKeys: String, CodingKey { case imageWidth, imageHeight, workingWidth, workingHeight, rows, spines, timings }
+    private enum CodingKeys: String, CodingKey { case imageWidth, imageHeight, workingWidth, workingHeight, rows, spines, timings, reader }
 
     /// Decodes a result; sizes are clamped to 0…`WireNumbers.maxCount` (the wire is not trusted), and
     /// so is everything inside it (see `WireNumbers`).
@@ -35,6 +39,6 @@ public struct ScanResult: Codable, Sendable, Hashable {
             workingWidth: WireNumbers.count(try c.decode(Int.self, forKey: .workingWidth)),
             workingHeight: WireNumbers.count(try c.decode(Int.self, forKey: .workingHeight)),
             rows: try c.decode([ShelfRow].self, forKey: .rows), spines: try c.decode([Spine].self, forKey: .spines),
-            timings: try c.decode([StageTiming].self, forKey: .timings))
+            timings: try c.decode([StageTiming].self, forKey: .timings), reader: try? c.decodeIfPresent(OCREngineStatus.self, forKey: .reader))
     }
 }

@@ -11,7 +11,7 @@ import Testing
 struct OCRServiceTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages").standardized
 
-    @Test("/healthz names the OCR engine, its version and language; a scan's books carry titles")
+    @Test("/healthz names the OCR engine, its version and language; a scan's books carry titles, and its result names the same reader")
     func healthAndTitles() async throws {
         let harness = try await ServiceHarness.start(readsTitles: true)
         let health = try await harness.health()
@@ -27,6 +27,16 @@ struct OCRServiceTests {
         let result = try #require(snapshot?.result)
         #expect(result.spines.contains { $0.title != nil })
         #expect(result.timings.contains { $0.stage == .readingTitles })
+        #expect(result.reader != nil && result.reader == health.ocr)
+    }
+
+    @Test("a result's reader survives the wire; a result without one (an older server, reading off) decodes as nil")
+    func readerOnTheWire() throws {
+        let reader = OCREngineStatus(engine: "ppocr", version: "PP-OCRv6 small", language: "ch+en")
+        let result = ScanResult(imageWidth: 10, imageHeight: 10, workingWidth: 10, workingHeight: 10, rows: [], spines: [], timings: [], reader: reader)
+        #expect(try WireCoding.decode(ScanResult.self, from: WireCoding.encode(result)).reader == reader)
+        let old = Data(#"{"imageWidth":1,"imageHeight":1,"workingWidth":1,"workingHeight":1,"rows":[],"spines":[],"timings":[]}"#.utf8)
+        #expect(try WireCoding.decode(ScanResult.self, from: old).reader == nil)
     }
 
     @Test("a service without its language data refuses to start, saying which data is missing")
