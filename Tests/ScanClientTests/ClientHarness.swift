@@ -26,6 +26,15 @@ struct ClientHarness {
         return ClientHarness(service: service, proxy: proxy)
     }
 
+    /// Starts a harness, runs `body` with it, and awaits `stop()` whether `body` returns or throws.
+    @discardableResult
+    static func with<T>(
+        service configuration: ServiceConfiguration = .init(), plan: FaultPlan? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: (ClientHarness) async throws -> T
+    ) async throws -> T {
+        try await stopping(try await start(service: configuration, plan: plan), stop: { await $0.stop() }, body)
+    }
+
     func stop() async {
         await proxy?.stop()
         await service.stop()

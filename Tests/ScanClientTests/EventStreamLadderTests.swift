@@ -16,27 +16,27 @@ struct EventStreamLadderTests {
 
     @Test("a proxy that refuses every upgrade (403): SSE carries the whole job at once, no polling; classified sse after the refusal")
     func blockedUpgrades() async throws {
-        let harness = try await ClientHarness.start(service: slowScans) { _ in .blockUpgrade }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 11))
-        expectSound(report, observed, everyEvent: true)
-        #expect(report.strategy == .sse)
-        #expect(report.fallbackFrom == .websocket && report.fallbackReason == .refused && report.fallbackPhase == .beforeFirstEvent)
-        #expect(report.polls == 0)
-        #expect(report.eventsByPath["websocket"] == nil && (report.eventsByPath["sse"] ?? 0) > 0)
-        #expect(observed.paths.dropFirst().allSatisfy { $0 == .sse }, "\(observed.paths)")
-        #expect(report.streamFailures == 0)
+        try await ClientHarness.with(service: slowScans, plan: { _ in .blockUpgrade }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 11))
+            expectSound(report, observed, everyEvent: true)
+            #expect(report.strategy == .sse)
+            #expect(report.fallbackFrom == .websocket && report.fallbackReason == .refused && report.fallbackPhase == .beforeFirstEvent)
+            #expect(report.polls == 0)
+            #expect(report.eventsByPath["websocket"] == nil && (report.eventsByPath["sse"] ?? 0) > 0)
+            #expect(observed.paths.dropFirst().allSatisfy { $0 == .sse }, "\(observed.paths)")
+            #expect(report.streamFailures == 0)
+        }
     }
 
     @Test("--strategy sse through the same proxy: the stream alone carries the job, no socket is tried")
     func forcedStream() async throws {
-        let harness = try await ClientHarness.start(service: slowScans) { _ in .blockUpgrade }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 12), mode: .sse)
-        expectSound(report, observed, everyEvent: true)
-        #expect(report.strategy == .sse && report.fallbackFrom == nil && report.fallbackReason == nil)
-        #expect(report.socketFailures == 0 && report.polls == 0)
-        #expect(harness.proxy?.requests.contains { $0.0.isUpgrade } == false)
+        try await ClientHarness.with(service: slowScans, plan: { _ in .blockUpgrade }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 12), mode: .sse)
+            expectSound(report, observed, everyEvent: true)
+            #expect(report.strategy == .sse && report.fallbackFrom == nil && report.fallbackReason == nil)
+            #expect(report.socketFailures == 0 && report.polls == 0)
+            #expect(harness.proxy?.requests.contains { $0.0.isUpgrade } == false)
+        }
     }
 
     @Test("a buffering proxy: the stream shows no byte in time, so polling carries the job; classified polling_fallback from sse, buffered")
@@ -44,40 +44,40 @@ struct EventStreamLadderTests {
         // Steps slow enough that the job outlasts the first-byte deadline (a stream whose job ends
         // sooner arrives whole, and then it did carry the job).
         let slow = ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(100)))
-        let harness = try await ClientHarness.start(service: slow) { $0.isUpgrade ? .blockUpgrade : .buffer }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 13))
-        expectSound(report, observed)
-        #expect(report.strategy == .pollingFallback)
-        #expect(report.fallbackFrom == .sse && report.fallbackReason == .buffered && report.fallbackPhase == .beforeFirstEvent)
-        #expect(report.eventsByPath["sse"] == nil && (report.eventsByPath["polling"] ?? 0) > 0)
-        // Given up for the run: one stream, never reopened.
-        #expect(report.streamFailures == 1)
+        try await ClientHarness.with(service: slow, plan: { $0.isUpgrade ? .blockUpgrade : .buffer }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 13))
+            expectSound(report, observed)
+            #expect(report.strategy == .pollingFallback)
+            #expect(report.fallbackFrom == .sse && report.fallbackReason == .buffered && report.fallbackPhase == .beforeFirstEvent)
+            #expect(report.eventsByPath["sse"] == nil && (report.eventsByPath["polling"] ?? 0) > 0)
+            // Given up for the run: one stream, never reopened.
+            #expect(report.streamFailures == 1)
+        }
     }
 
     @Test("streams dropped mid-scan by the server: each reconnect resumes after the last seq; nothing lost or repeated")
     func droppedStreams() async throws {
         let service = ServiceConfiguration().injecting(FaultSeams(dropSocketAfterEvents: 3, scanStepDelay: .milliseconds(15)))
-        let harness = try await ClientHarness.start(service: service) { _ in .blockUpgrade }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 14))
-        expectSound(report, observed)
-        #expect(report.streamFailures >= 1)
-        #expect(report.strategy == .sse || (report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackPhase == .midScan))
-        let resumed = harness.proxy?.requests.filter { !$0.0.isUpgrade && $0.0.path.contains("/events") && !$0.0.path.hasSuffix("after=0") } ?? []
-        #expect(!resumed.isEmpty)
+        try await ClientHarness.with(service: service, plan: { _ in .blockUpgrade }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 14))
+            expectSound(report, observed)
+            #expect(report.streamFailures >= 1)
+            #expect(report.strategy == .sse || (report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackPhase == .midScan))
+            let resumed = harness.proxy?.requests.filter { !$0.0.isUpgrade && $0.0.path.contains("/events") && !$0.0.path.hasSuffix("after=0") } ?? []
+            #expect(!resumed.isEmpty)
+        }
     }
 
     @Test("a stream that goes silent after its opening is closed at the silence timeout; polling carries the job")
     func silentStream() async throws {
         // A job that outlasts the 1 s silence timeout (the silent stream ends when its job does).
         let service = ServiceConfiguration().injecting(FaultSeams(silentSockets: true, scanStepDelay: .milliseconds(100)))
-        let harness = try await ClientHarness.start(service: service) { _ in .blockUpgrade }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 15))
-        expectSound(report, observed)
-        #expect(
-            report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackReason == .silent,
-            "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)")
+        try await ClientHarness.with(service: service, plan: { _ in .blockUpgrade }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 15))
+            expectSound(report, observed)
+            #expect(
+                report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackReason == .silent,
+                "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)")
+        }
     }
 }

@@ -31,19 +31,19 @@ struct LaggingStreamTests {
 
     @Test("upgrades refused, the event stream trickled at 300 B/s: polling takes over; polling_fallback from sse, lagging")
     func trickledEventStream() async throws {
-        let harness = try await ClientHarness.start(service: Self.service) { request in
+        try await ClientHarness.with(service: Self.service, plan: { request in
             if request.isUpgrade { return .blockUpgrade }
             return Self.isEvents(request) ? .trickle(bytesPerSecond: Self.trickle) : .passThrough
+        }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 21), settings: Self.settings)
+            expectSoundRun(report, observed)
+            let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
+            #expect(report.strategy == .pollingFallback && report.fallbackFrom == .sse, "\(why)")
+            #expect(report.fallbackReason == .lagging && report.fallbackPhase == .midScan, "\(why)")
+            // Given up for the run: one stream, never reopened.
+            #expect(report.streamFailures == 1)
+            #expect(observed.paths.last == .polling, "\(observed.paths)")
         }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 21), settings: Self.settings)
-        expectSoundRun(report, observed)
-        let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
-        #expect(report.strategy == .pollingFallback && report.fallbackFrom == .sse, "\(why)")
-        #expect(report.fallbackReason == .lagging && report.fallbackPhase == .midScan, "\(why)")
-        // Given up for the run: one stream, never reopened.
-        #expect(report.streamFailures == 1)
-        #expect(observed.paths.last == .polling, "\(observed.paths)")
     }
 
     @Test("the WebSocket stalled, then the event stream trickled: polling takes over; polling_fallback from sse, lagging")
@@ -51,35 +51,35 @@ struct LaggingStreamTests {
         // Events a second apart: the job outlasts the stalled socket's first-frame deadline, then the
         // stream's proof of lag.
         let slower = ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .seconds(1)))
-        let harness = try await ClientHarness.start(service: slower) { request in
+        try await ClientHarness.with(service: slower, plan: { request in
             if request.isUpgrade { return .silentAfterResponseHead }
             return Self.isEvents(request) ? .trickle(bytesPerSecond: Self.trickle) : .passThrough
+        }) { harness in
+            // A first-frame deadline the stream's trickled response head (~200 bytes) can meet.
+            var settings = Self.settings
+            settings.firstFrameDeadline = .milliseconds(1500)
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 22), settings: settings)
+            expectSoundRun(report, observed)
+            let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
+            #expect(report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackReason == .lagging, "\(why)")
+            #expect(report.streamFailures == 1)
+            #expect(observed.paths.last == .polling, "\(observed.paths)")
         }
-        defer { Task { await harness.stop() } }
-        // A first-frame deadline the stream's trickled response head (~200 bytes) can meet.
-        var settings = Self.settings
-        settings.firstFrameDeadline = .milliseconds(1500)
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 22), settings: settings)
-        expectSoundRun(report, observed)
-        let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
-        #expect(report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackReason == .lagging, "\(why)")
-        #expect(report.streamFailures == 1)
-        #expect(observed.paths.last == .polling, "\(observed.paths)")
     }
 
     @Test("the WebSocket trickled, the event stream passed: the stream takes over for good; sse after websocket, lagging")
     func trickledSocket() async throws {
-        let harness = try await ClientHarness.start(service: Self.service) { request in
+        try await ClientHarness.with(service: Self.service, plan: { request in
             request.isUpgrade ? .trickle(bytesPerSecond: Self.trickle) : .passThrough
+        }) { harness in
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 23), settings: Self.settings)
+            expectSoundRun(report, observed)
+            let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
+            #expect(report.strategy == .sse && report.fallbackFrom == .websocket && report.fallbackReason == .lagging, "\(why)")
+            #expect(report.fallbackPhase == .midScan, "\(why)")
+            // A lagging socket is not retried: the same middlebox would trickle the next one too.
+            #expect(report.socketFailures == 1 && report.reconnects == 0, "\(why)")
+            #expect(observed.paths.last == .sse, "\(observed.paths)")
         }
-        defer { Task { await harness.stop() } }
-        let (report, observed) = await harness.scan(try TestImages.shelf(seed: 23), settings: Self.settings)
-        expectSoundRun(report, observed)
-        let why = "\(String(describing: report.strategy)) from \(String(describing: report.fallbackFrom)) \(String(describing: report.fallbackReason)) \(report.eventsByPath)"
-        #expect(report.strategy == .sse && report.fallbackFrom == .websocket && report.fallbackReason == .lagging, "\(why)")
-        #expect(report.fallbackPhase == .midScan, "\(why)")
-        // A lagging socket is not retried: the same middlebox would trickle the next one too.
-        #expect(report.socketFailures == 1 && report.reconnects == 0, "\(why)")
-        #expect(observed.paths.last == .sse, "\(observed.paths)")
     }
 }

@@ -18,141 +18,141 @@ struct AbuseConnectionTests {
 
     @Test("half a request head and then nothing: the server closes without answering; others are served")
     func halfHead() async throws {
-        let harness = try await ServiceHarness.start(Self.quick)
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        async let stalled = onThread {
-            let socket = try RawSocket(port: port)
-            defer { socket.close() }
-            socket.send("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            return socket.readUntilClosed()
+        try await ServiceHarness.with(Self.quick) { harness in
+            let port = harness.service.port
+            async let stalled = onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                socket.send("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                return socket.readUntilClosed()
+            }
+            #expect(try await harness.health().status == "ok")
+            let (text, ending) = try await stalled
+            #expect(ending == .closed)
+            #expect(text.isEmpty)
         }
-        #expect(try await harness.health().status == "ok")
-        let (text, ending) = try await stalled
-        #expect(ending == .closed)
-        #expect(text.isEmpty)
     }
 
     @Test("a head trickled a byte at a time is cut off at the header deadline, not kept alive by each byte")
     func trickledHead() async throws {
-        let harness = try await ServiceHarness.start(Self.quick)
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        let head = Array("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "a", count: 400))\r\n\r\n".utf8)
-        let (sentAll, closed) = try await onThread {
-            let socket = try RawSocket(port: port)
-            defer { socket.close() }
-            for byte in head {
-                guard socket.send([byte]) else { return (false, true) }
-                var poller = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                if poll(&poller, 1, 50) > 0 {  // the server said something: it can only be the close
-                    return (false, socket.receive().bytes == nil)
+        try await ServiceHarness.with(Self.quick) { harness in
+            let port = harness.service.port
+            let head = Array("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "a", count: 400))\r\n\r\n".utf8)
+            let (sentAll, closed) = try await onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                for byte in head {
+                    guard socket.send([byte]) else { return (false, true) }
+                    var poller = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+                    if poll(&poller, 1, 50) > 0 {  // the server said something: it can only be the close
+                        return (false, socket.receive().bytes == nil)
+                    }
                 }
+                return (true, false)
             }
-            return (true, false)
+            #expect(!sentAll, "the whole trickled head was accepted")
+            #expect(closed)
+            #expect(try await harness.health().status == "ok")
         }
-        #expect(!sentAll, "the whole trickled head was accepted")
-        #expect(closed)
-        #expect(try await harness.health().status == "ok")
     }
 
     @Test("a kept-alive connection that goes quiet is closed after the idle timeout")
     func idleKeepAlive() async throws {
-        let harness = try await ServiceHarness.start(Self.quick)
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        let (text, ending) = try await onThread {
-            let socket = try RawSocket(port: port)
-            defer { socket.close() }
-            socket.send("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            return socket.readUntilClosed()
+        try await ServiceHarness.with(Self.quick) { harness in
+            let port = harness.service.port
+            let (text, ending) = try await onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                socket.send("GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return socket.readUntilClosed()
+            }
+            #expect(statusCode(text) == 200)
+            #expect(ending == .closed)
         }
-        #expect(statusCode(text) == 200)
-        #expect(ending == .closed)
     }
 
     @Test("with a cap of 4 the 5th connection gets 503 + Retry-After and is closed; closing one frees a slot")
     func connectionCap() async throws {
-        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 4, headerTimeout: .seconds(60), retryAfterSeconds: 3))
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        let (heads, refused) = try await onThread {
-            // Each of the four answers once, so the server has surely counted it before the fifth.
-            let open = try (0..<4).map { _ in try RawSocket(port: port) }
-            let heads = open.map { socket in
-                socket.send(request)
-                return socket.readResponseHead()?.head ?? ""
+        try await ServiceHarness.with(.init(maxConnectionsPerClient: 4, headerTimeout: .seconds(60), retryAfterSeconds: 3)) { harness in
+            let port = harness.service.port
+            let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let (heads, refused) = try await onThread {
+                // Each of the four answers once, so the server has surely counted it before the fifth.
+                let open = try (0..<4).map { _ in try RawSocket(port: port) }
+                let heads = open.map { socket in
+                    socket.send(request)
+                    return socket.readResponseHead()?.head ?? ""
+                }
+                let fifth = try RawSocket(port: port)
+                defer { fifth.close() }
+                fifth.send(request)
+                let refused = fifth.readUntilClosed()
+                open[0].close()
+                for socket in open.dropFirst() { socket.close() }
+                return (heads, refused)
             }
-            let fifth = try RawSocket(port: port)
-            defer { fifth.close() }
-            fifth.send(request)
-            let refused = fifth.readUntilClosed()
-            open[0].close()
-            for socket in open.dropFirst() { socket.close() }
-            return (heads, refused)
-        }
-        #expect(heads.map(statusCode) == [200, 200, 200, 200])
-        #expect(statusCode(refused.text) == 503)
-        #expect(refused.text.contains("Retry-After: 3"))
-        #expect(responseBody(refused.text).contains(#""too_many_connections""#))
-        #expect(refused.ending == .closed)
-        // The four are closed now; a new connection is admitted once the server has seen that.
-        var status: Int?
-        // A hang guard, not a timing assertion: a loaded machine may need many tries.
-        let hangGuard1 = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < hangGuard1, status != 200 {
-            status = try await onThread {
-                let socket = try RawSocket(port: port)
-                defer { socket.close() }
-                socket.send(request)
-                return statusCode(socket.readResponseHead()?.head ?? "")
+            #expect(heads.map(statusCode) == [200, 200, 200, 200])
+            #expect(statusCode(refused.text) == 503)
+            #expect(refused.text.contains("Retry-After: 3"))
+            #expect(responseBody(refused.text).contains(#""too_many_connections""#))
+            #expect(refused.ending == .closed)
+            // The four are closed now; a new connection is admitted once the server has seen that.
+            var status: Int?
+            // A hang guard, not a timing assertion: a loaded machine may need many tries.
+            let hangGuard1 = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < hangGuard1, status != 200 {
+                status = try await onThread {
+                    let socket = try RawSocket(port: port)
+                    defer { socket.close() }
+                    socket.send(request)
+                    return statusCode(socket.readResponseHead()?.head ?? "")
+                }
+                if status != 200 { try await Task.sleep(for: .milliseconds(20)) }
             }
-            if status != 200 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(status == 200)
         }
-        #expect(status == 200)
     }
 
     @Test("closing one of the connections at the cap lets exactly one more in")
     func capSlotIsReused() async throws {
         // The idle timeout far beyond the hang guards: on a loaded machine the retry loop below once ran
         // longer than the default 30 s, the kept-alive `second` was closed as idle, and a 4th got in.
-        let harness = try await ServiceHarness.start(.init(maxConnectionsPerClient: 2, headerTimeout: .seconds(60), idleTimeout: .seconds(600)))
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        let first = try RawSocket(port: port), second = try RawSocket(port: port)
-        defer { second.close() }
-        let answered = try await onThread {
-            [first, second].map { socket in
+        try await ServiceHarness.with(.init(maxConnectionsPerClient: 2, headerTimeout: .seconds(60), idleTimeout: .seconds(600))) { harness in
+            let port = harness.service.port
+            let request = "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let first = try RawSocket(port: port), second = try RawSocket(port: port)
+            defer { second.close() }
+            let answered = try await onThread {
+                [first, second].map { socket in
+                    socket.send(request)
+                    return statusCode(socket.readResponseHead()?.head ?? "")
+                }
+            }
+            #expect(answered == [200, 200])
+            first.close()
+            var admitted: RawSocket?
+            // A hang guard, not a timing assertion: a loaded machine may need many tries.
+            let hangGuard2 = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < hangGuard2, admitted == nil {
+                let candidate = try RawSocket(port: port)
+                let status = try await onThread {
+                    candidate.send(request)
+                    return statusCode(candidate.readResponseHead()?.head ?? "")
+                }
+                if status == 200 { admitted = candidate } else {
+                    candidate.close()
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let third = try #require(admitted)
+            defer { third.close() }
+            let fourth = try await onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
                 socket.send(request)
-                return statusCode(socket.readResponseHead()?.head ?? "")
+                return statusCode(socket.readUntilClosed().text)
             }
+            #expect(fourth == 503)
         }
-        #expect(answered == [200, 200])
-        first.close()
-        var admitted: RawSocket?
-        // A hang guard, not a timing assertion: a loaded machine may need many tries.
-        let hangGuard2 = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < hangGuard2, admitted == nil {
-            let candidate = try RawSocket(port: port)
-            let status = try await onThread {
-                candidate.send(request)
-                return statusCode(candidate.readResponseHead()?.head ?? "")
-            }
-            if status == 200 { admitted = candidate } else {
-                candidate.close()
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        let third = try #require(admitted)
-        defer { third.close() }
-        let fourth = try await onThread {
-            let socket = try RawSocket(port: port)
-            defer { socket.close() }
-            socket.send(request)
-            return statusCode(socket.readUntilClosed().text)
-        }
-        #expect(fourth == 503)
     }
 }

@@ -12,49 +12,49 @@ import Testing
 struct AbuseWebSocketTests {
     @Test("an upgrade for an unknown job is a plain 404 with the JSON error, no 101")
     func unknownJobUpgrade() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let (unknown, badId) = try await Self.upgradeResponses(port: harness.service.port, paths: [
-            Routes.events(UUID(), after: 0), "/v1/scans/not-a-uuid/events",
-        ])
-        #expect(statusCode(unknown) == 404)
-        #expect(responseBody(unknown).contains(#""not_found""#))
-        #expect(statusCode(badId) == 400)
-        #expect(responseBody(badId).contains(#""bad_job_id""#))
+        try await ServiceHarness.with { harness in
+            let (unknown, badId) = try await Self.upgradeResponses(port: harness.service.port, paths: [
+                Routes.events(UUID(), after: 0), "/v1/scans/not-a-uuid/events",
+            ])
+            #expect(statusCode(unknown) == 404)
+            #expect(responseBody(unknown).contains(#""not_found""#))
+            #expect(statusCode(badId) == 400)
+            #expect(responseBody(badId).contains(#""bad_job_id""#))
+        }
     }
 
     @Test("an upgrade with a wrong token is a plain 401, with the right one a 101")
     func unauthorizedUpgrade() async throws {
-        let harness = try await ServiceHarness.start(.init(token: "tok-1").injecting(.init(scanStepDelay: .milliseconds(50))))
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
-        let (wrong, right) = try await Self.upgradeResponses(port: harness.service.port, paths: [
-            Routes.events(id, after: 0) + "&access_token=nope", Routes.events(id, after: 0) + "&access_token=tok-1",
-        ])
-        #expect(statusCode(wrong) == 401)
-        #expect(responseBody(wrong).contains(#""unauthorized""#))
-        #expect(statusCode(right) == 101)
+        try await ServiceHarness.with(.init(token: "tok-1").injecting(.init(scanStepDelay: .milliseconds(50)))) { harness in
+            let id = UUID()
+            #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
+            let (wrong, right) = try await Self.upgradeResponses(port: harness.service.port, paths: [
+                Routes.events(id, after: 0) + "&access_token=nope", Routes.events(id, after: 0) + "&access_token=tok-1",
+            ])
+            #expect(statusCode(wrong) == 401)
+            #expect(responseBody(wrong).contains(#""unauthorized""#))
+            #expect(statusCode(right) == 101)
+        }
     }
 
     @Test("one subscriber over the per-job cap gets 429 before any upgrade; the others get every event")
     func subscriberCap() async throws {
-        let harness = try await ServiceHarness.start(
-            .init(workers: 1, maxSubscribersPerJob: 2).injecting(.init(scanStepDelay: .milliseconds(300))))
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
-        let boxes = [TranscriptBox(), TranscriptBox()]
-        async let first = harness.collectEvents(id, transcript: boxes[0])
-        async let second = harness.collectEvents(id, transcript: boxes[1])
-        try await Self.waitUntilLive(boxes)
-        let (refused, _) = try await Self.upgradeResponses(port: harness.service.port, paths: [Routes.events(id, after: 0), "/healthz"])
-        #expect(statusCode(refused) == 429)
-        #expect(responseBody(refused).contains(#""too_many_subscribers""#))
-        for transcript in try await [first, second] {
-            #expect(transcript.events.map(\.seq) == Array(1...(transcript.events.last?.seq ?? 0)))
-            #expect(transcript.events.last?.state == .succeeded)
-            #expect(transcript.closeCode == .normalClosure)
+        try await ServiceHarness.with(
+            .init(workers: 1, maxSubscribersPerJob: 2).injecting(.init(scanStepDelay: .milliseconds(300)))) { harness in
+            let id = UUID()
+            #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
+            let boxes = [TranscriptBox(), TranscriptBox()]
+            async let first = harness.collectEvents(id, transcript: boxes[0])
+            async let second = harness.collectEvents(id, transcript: boxes[1])
+            try await Self.waitUntilLive(boxes)
+            let (refused, _) = try await Self.upgradeResponses(port: harness.service.port, paths: [Routes.events(id, after: 0), "/healthz"])
+            #expect(statusCode(refused) == 429)
+            #expect(responseBody(refused).contains(#""too_many_subscribers""#))
+            for transcript in try await [first, second] {
+                #expect(transcript.events.map(\.seq) == Array(1...(transcript.events.last?.seq ?? 0)))
+                #expect(transcript.events.last?.state == .succeeded)
+                #expect(transcript.closeCode == .normalClosure)
+            }
         }
     }
 
@@ -90,34 +90,34 @@ struct AbuseWebSocketTests {
     func badFrame(_ frame: BadFrame) async throws {
         // 1 s per progress step: the job is still running when the bad frame arrives however slow the
         // machine (a job that had finished would close the socket normally first); cancelled at the end.
-        let harness = try await ServiceHarness.start(.init(workers: 1).injecting(.init(scanStepDelay: .seconds(1))))
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
-        let box = TranscriptBox()
-        async let good = harness.collectEvents(id, transcript: box)
-        try await Self.waitUntilLive([box])
-        let port = harness.service.port
-        let (head, close) = try await onThread {
-            let socket = try RawSocket(port: port)
-            defer { socket.close() }
-            let raw = RawWebSocket(socket: socket)
-            let head = raw.handshake(path: Routes.events(id, after: 0)) ?? ""
-            raw.send(opcode: 0x1, payload: Array(ClientHello.frame.utf8))
-            for part in frame.frames {
-                raw.send(opcode: part.opcode, payload: part.payload, fin: part.fin, declaredLength: part.declaredLength)
+        try await ServiceHarness.with(.init(workers: 1).injecting(.init(scanStepDelay: .seconds(1)))) { harness in
+            let id = UUID()
+            #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
+            let box = TranscriptBox()
+            async let good = harness.collectEvents(id, transcript: box)
+            try await Self.waitUntilLive([box])
+            let port = harness.service.port
+            let (head, close) = try await onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                let raw = RawWebSocket(socket: socket)
+                let head = raw.handshake(path: Routes.events(id, after: 0)) ?? ""
+                raw.send(opcode: 0x1, payload: Array(ClientHello.frame.utf8))
+                for part in frame.frames {
+                    raw.send(opcode: part.opcode, payload: part.payload, fin: part.fin, declaredLength: part.declaredLength)
+                }
+                return (head, raw.readUntilClose())
             }
-            return (head, raw.readUntilClose())
+            #expect(statusCode(head) == 101)
+            #expect(close.code == frame.closeCode)
+            #expect(try await harness.snapshot(id)?.state == .running, "the job ended before the bad frame was judged")
+            #expect(try await harness.request("DELETE", Routes.scan(id)).status == 202)
+            let transcript = try await good
+            #expect(transcript.events.map(\.seq) == Array(1...(transcript.events.last?.seq ?? 0)))
+            #expect(transcript.events.last?.state == .canceled)
+            #expect(transcript.closeCode == .normalClosure)
+            #expect(try await harness.snapshot(id)?.state == .canceled)
         }
-        #expect(statusCode(head) == 101)
-        #expect(close.code == frame.closeCode)
-        #expect(try await harness.snapshot(id)?.state == .running, "the job ended before the bad frame was judged")
-        #expect(try await harness.request("DELETE", Routes.scan(id)).status == 202)
-        let transcript = try await good
-        #expect(transcript.events.map(\.seq) == Array(1...(transcript.events.last?.seq ?? 0)))
-        #expect(transcript.events.last?.state == .canceled)
-        #expect(transcript.closeCode == .normalClosure)
-        #expect(try await harness.snapshot(id)?.state == .canceled)
     }
 
     /// Sends a raw upgrade request per path (one connection each) and returns the whole responses

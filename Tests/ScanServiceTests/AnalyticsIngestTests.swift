@@ -15,23 +15,23 @@ struct AnalyticsIngestTests {
     func continueBeforeBody() async throws {
         let log = WebClientTests.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let harness = try await WebClientTests.start(analyticsLog: log)
-        defer { Task { await harness.stop() } }
-        let port = harness.service.port
-        let body = WebClientTests.webRecord()
-        let (interim, final) = try await onThread {
-            let socket = try RawSocket(port: port, hangGuard: 20)
-            defer { socket.close() }
-            socket.send(
-                "POST \(Routes.analytics) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(WebClientTests.token)\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
-            let interim = socket.readResponseHead()?.head ?? ""
-            socket.send(body)
-            let final = socket.readResponseHead()?.head ?? ""
-            return (interim, final)
+        try await WebClientTests.with(analyticsLog: log) { harness in
+            let port = harness.service.port
+            let body = WebClientTests.webRecord()
+            let (interim, final) = try await onThread {
+                let socket = try RawSocket(port: port, hangGuard: 20)
+                defer { socket.close() }
+                socket.send(
+                    "POST \(Routes.analytics) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(WebClientTests.token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+                let interim = socket.readResponseHead()?.head ?? ""
+                socket.send(body)
+                let final = socket.readResponseHead()?.head ?? ""
+                return (interim, final)
+            }
+            #expect(interim.hasPrefix("HTTP/1.1 100"), "interim: \(interim)")
+            #expect(final.hasPrefix("HTTP/1.1 204"), "final: \(final)")
         }
-        #expect(interim.hasPrefix("HTTP/1.1 100"), "interim: \(interim)")
-        #expect(final.hasPrefix("HTTP/1.1 204"), "final: \(final)")
     }
 
     /// The page's record with one field replaced by a hostile value.
@@ -55,13 +55,13 @@ struct AnalyticsIngestTests {
     func hostileFieldRefused(field: String, value: String) async throws {
         let log = WebClientTests.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let harness = try await WebClientTests.start(analyticsLog: log)
-        defer { Task { await harness.stop() } }
-        let answer = try await WebClientTests.post(harness, Self.record(replacing: field, with: value), token: WebClientTests.token)
-        #expect(answer.status == 400, "\(field) = \(value.prefix(40))")
-        if answer.status == 400 { #expect(try WireCoding.decode(ErrorResponse.self, from: Data(answer.body)).error.code == .badRequest) }
-        #expect(!FileManager.default.fileExists(atPath: log), "\(field) = \(value.prefix(40)) was written")
-        // The same record without the hostile value is taken: the 400 was for that field alone.
-        #expect(try await WebClientTests.post(harness, WebClientTests.webRecord(), token: WebClientTests.token).status == 204)
+        try await WebClientTests.with(analyticsLog: log) { harness in
+            let answer = try await WebClientTests.post(harness, Self.record(replacing: field, with: value), token: WebClientTests.token)
+            #expect(answer.status == 400, "\(field) = \(value.prefix(40))")
+            if answer.status == 400 { #expect(try WireCoding.decode(ErrorResponse.self, from: Data(answer.body)).error.code == .badRequest) }
+            #expect(!FileManager.default.fileExists(atPath: log), "\(field) = \(value.prefix(40)) was written")
+            // The same record without the hostile value is taken: the 400 was for that field alone.
+            #expect(try await WebClientTests.post(harness, WebClientTests.webRecord(), token: WebClientTests.token).status == 204)
+        }
     }
 }

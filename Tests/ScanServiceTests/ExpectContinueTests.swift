@@ -9,14 +9,14 @@ struct ExpectContinueTests {
     /// Sends the request head alone and reads what comes back before any body byte is sent.
     @Test("the service answers 100 Continue before the body, then 202 after it")
     func interimResponse() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let jpeg = try SyntheticShelf.jpeg()
-        // Blocking socket calls on a thread of their own: on the cooperative pool they would starve the service.
-        let port = harness.service.port
-        let (interim, final) = try await onThread { try Self.exchange(port: port, path: Routes.scan(UUID()), body: jpeg) }
-        #expect(interim.hasPrefix("HTTP/1.1 100"))
-        #expect(final.hasPrefix("HTTP/1.1 202"))
+        try await ServiceHarness.with { harness in
+            let jpeg = try SyntheticShelf.jpeg()
+            // Blocking socket calls on a thread of their own: on the cooperative pool they would starve the service.
+            let port = harness.service.port
+            let (interim, final) = try await onThread { try Self.exchange(port: port, path: Routes.scan(UUID()), body: jpeg) }
+            #expect(interim.hasPrefix("HTTP/1.1 100"))
+            #expect(final.hasPrefix("HTTP/1.1 202"))
+        }
     }
 
     static func exchange(port: Int, path: String, body: [UInt8]) throws -> (String, String) {

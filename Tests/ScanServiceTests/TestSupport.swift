@@ -21,6 +21,15 @@ struct ServiceHarness {
         return ServiceHarness(service: service, token: configuration.token)
     }
 
+    /// Starts a harness, runs `body` with it, and awaits `stop()` whether `body` returns or throws.
+    @discardableResult
+    static func with<T>(
+        _ configuration: ServiceConfiguration = .init(), readsTitles: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        _ body: (ServiceHarness) async throws -> T
+    ) async throws -> T {
+        try await stopping(try await start(configuration, readsTitles: readsTitles), stop: { await $0.stop() }, body)
+    }
+
     func stop() async { await service.stop() }
 
     var baseURL: String { service.baseURL }

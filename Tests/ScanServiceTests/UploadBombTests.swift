@@ -27,62 +27,62 @@ struct UploadBombTests {
 
     @Test("a scan bomb is refused with 422 undecodableImage saying how many scans it has; no job exists")
     func bombRefused() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        let response = try await harness.put(id, Self.bomb)
-        #expect(response.status == 422)
-        #expect(response.errorBody?.code == .undecodableImage)
-        #expect(response.errorBody?.message.contains("1000 scans, over the limit of \(JPEGDecodeLimits.defaultMaxScans)") == true)
-        #expect(try await harness.snapshot(id) == nil)
+        try await ServiceHarness.with { harness in
+            let id = UUID()
+            let response = try await harness.put(id, Self.bomb)
+            #expect(response.status == 422)
+            #expect(response.errorBody?.code == .undecodableImage)
+            #expect(response.errorBody?.message.contains("1000 scans, over the limit of \(JPEGDecodeLimits.defaultMaxScans)") == true)
+            #expect(try await harness.snapshot(id) == nil)
+        }
     }
 
     @Test("an arithmetic-coded file (a few hundred bytes declaring 50 MP that would decode without a warning) is 422; no job exists")
     func arithmeticRefused() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        let response = try await harness.put(id, ScanBombJPEG.make(width: 7071, height: 7071, scans: 32, arithmetic: true))
-        #expect(response.status == 422)
-        #expect(response.errorBody?.code == .undecodableImage)
-        #expect(response.errorBody?.message.contains("arithmetic-coded") == true)
-        #expect(try await harness.snapshot(id) == nil)
+        try await ServiceHarness.with { harness in
+            let id = UUID()
+            let response = try await harness.put(id, ScanBombJPEG.make(width: 7071, height: 7071, scans: 32, arithmetic: true))
+            #expect(response.status == 422)
+            #expect(response.errorBody?.code == .undecodableImage)
+            #expect(response.errorBody?.message.contains("arithmetic-coded") == true)
+            #expect(try await harness.snapshot(id) == nil)
+        }
     }
 
     @Test("a scan bomb at the scan limit whose first scan is corrupt is refused at that scan (422 corrupt data)")
     func corruptFirstScanRefused() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        let response = try await harness.put(id, ScanBombJPEG.warningThenError(width: 7071, height: 7071))
-        #expect(response.status == 422)
-        #expect(response.errorBody?.code == .undecodableImage)
-        #expect(response.errorBody?.message.lowercased().contains("huffman code") == true)
-        #expect(try await harness.snapshot(id) == nil)
+        try await ServiceHarness.with { harness in
+            let id = UUID()
+            let response = try await harness.put(id, ScanBombJPEG.warningThenError(width: 7071, height: 7071))
+            #expect(response.status == 422)
+            #expect(response.errorBody?.code == .undecodableImage)
+            #expect(response.errorBody?.message.lowercased().contains("huffman code") == true)
+            #expect(try await harness.snapshot(id) == nil)
+        }
     }
 
     @Test("a progressive photo (10 scans) is accepted and scanned")
     func progressivePhotoAccepted() async throws {
-        let harness = try await ServiceHarness.start()
-        defer { Task { await harness.stop() } }
-        let id = UUID()
-        #expect(try await harness.put(id, try Self.progressivePhoto()).status == 202)
-        #expect(try await harness.waitForTerminal(id)?.state == .succeeded)
+        try await ServiceHarness.with { harness throws in
+            let id = UUID()
+            #expect(try await harness.put(id, try Self.progressivePhoto()).status == 202)
+            #expect(try await harness.waitForTerminal(id)?.state == .succeeded)
+        }
     }
 
     @Test("the check's decode is counted: one needing more than the whole upload budget is 422; one that fits is accepted again and again")
     func decodeCountedAndReleased() async throws {
         // 1.5 MiB: one 640×480 progressive check (0.9 MB of coefficients, the body, the 1/8 pixels) fits, two do not.
-        let harness = try await ServiceHarness.start(.init(maxBytes: 1 << 20, uploadMemory: 3 << 19))
-        defer { Task { await harness.stop() } }
-        let refused = try await harness.put(UUID(), try Self.progressivePhoto(width: 1200, height: 1200))
-        #expect(refused.status == 422)
-        #expect(refused.errorBody?.code == .undecodableImage)
-        #expect(refused.errorBody?.message.contains("of memory, over the limit of 2 MB") == true, "\(refused.errorBody?.message ?? "")")
-        // Had any check kept its reservation, the next one would not fit (503).
-        for seed in 0..<3 {
-            #expect(try await harness.put(UUID(), try Self.progressivePhoto(seed: seed)).status == 202)
-            #expect(try await harness.put(UUID(), Self.bomb).status == 422)
+        try await ServiceHarness.with(.init(maxBytes: 1 << 20, uploadMemory: 3 << 19)) { harness in
+            let refused = try await harness.put(UUID(), try Self.progressivePhoto(width: 1200, height: 1200))
+            #expect(refused.status == 422)
+            #expect(refused.errorBody?.code == .undecodableImage)
+            #expect(refused.errorBody?.message.contains("of memory, over the limit of 2 MB") == true, "\(refused.errorBody?.message ?? "")")
+            // Had any check kept its reservation, the next one would not fit (503).
+            for seed in 0..<3 {
+                #expect(try await harness.put(UUID(), try Self.progressivePhoto(seed: seed)).status == 202)
+                #expect(try await harness.put(UUID(), Self.bomb).status == 422)
+            }
         }
     }
 
@@ -91,16 +91,16 @@ struct UploadBombTests {
         let gate = ValidationGate()
         let configuration = ServiceConfiguration(maxBytes: 1 << 20, uploadMemory: 3 << 19)
             .injecting(FaultSeams(observeValidation: { gate.pauseFirst() }))
-        let harness = try await ServiceHarness.start(configuration)
-        defer { Task { await harness.stop() } }
-        let first = Task { try await harness.put(UUID(), try Self.progressivePhoto(seed: 1)) }
-        #expect(try await gate.paused())
-        let second = try await harness.put(UUID(), try Self.progressivePhoto(seed: 2))
-        gate.resume()
-        #expect(second.status == 503)
-        #expect(second.errorBody?.code == .queueFull)
-        #expect(second.header("retry-after") != nil)
-        #expect(try await first.value.status == 202)
+        try await ServiceHarness.with(configuration) { harness in
+            let first = Task { try await harness.put(UUID(), try Self.progressivePhoto(seed: 1)) }
+            #expect(try await gate.paused())
+            let second = try await harness.put(UUID(), try Self.progressivePhoto(seed: 2))
+            gate.resume()
+            #expect(second.status == 503)
+            #expect(second.errorBody?.code == .queueFull)
+            #expect(second.header("retry-after") != nil)
+            #expect(try await first.value.status == 202)
+        }
     }
 }
 
