@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "ImagePreparation", dependencies: ["BookscanBase", "ImageKit"], swiftSettings: pixelSettings),
 
         // Protocol v1: the wire types and routes both sides use.
-        .target(name: "ScanProtocol", dependencies: ["BookscanBase"], swiftSettings: swiftSettings),
+        .target(name: "ScanProtocol", swiftSettings: swiftSettings),
 
         // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract or PP-OCR).
         .target(
@@ -123,25 +123,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A run's vocabulary (outcome, strategy, fallback) and summary, shared by the client's report and the
+        // analytics record.
+        .target(name: "RunModel", swiftSettings: swiftSettings),
+
         // Client: upload with libcurl, follow the job (WebSocket, polling) through the tracker.
         .target(
             name: "ScanClient",
             dependencies: [
-                "BookscanBase", "CCurlShim", "ImagePreparation", "ScanProtocol",
+                "BookscanBase", "CCurlShim", "ImagePreparation", "RunModel", "ScanProtocol",
                 .httpTypes, .logging, .nioConcurrencyHelpers, .nioCore, .nioSSL, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),
 
-        // Analytics: one record per run, the stats over them, the adaptive per-network memory.
-        .target(name: "ScanAnalytics", dependencies: ["BookscanBase", "ScanClient", "ScanProtocol", .crypto], swiftSettings: swiftSettings),
+        // Analytics: one record per run, the stats over them, the adaptive per-network memory. It knows runs
+        // through their vocabulary and summary only (RunModel), never the client that makes them.
+        .target(name: "ScanAnalytics", dependencies: ["RunModel", .crypto], swiftSettings: swiftSettings),
 
         // The command-line tool.
         .executableTarget(
             name: "bookscan",
             dependencies: [
-                "BookscanBase", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService", "SpineReading",
-                .argumentParser, .crypto, .logging, .nioConcurrencyHelpers, .unixSignals,
+                "BookscanBase", "ImageKit", "ImagePreparation", "RunModel", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                "SpineReading", .argumentParser, .crypto, .logging, .nioConcurrencyHelpers, .unixSignals,
             ],
             swiftSettings: swiftSettings
         ),
@@ -153,7 +158,7 @@ let package = Package(
         .target(
             name: "FaultCampaign",
             dependencies: [
-                "BookscanBase", "FaultProxy", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
+                "BookscanBase", "FaultProxy", "ImagePreparation", "RunModel", "ScanAnalytics", "ScanClient", "ScanProtocol", "ScanService",
                 .logging, .nioConcurrencyHelpers,
             ],
             path: "Tools/FaultCampaign",
@@ -187,7 +192,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TrackerBench",
-            dependencies: ["BookscanBase", "BookscanTestSupport", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService", .logging],
+            dependencies: ["BookscanTestSupport", "FaultProxy", "RunModel", "ScanClient", "ScanProtocol", "ScanService", .logging],
             path: "Benchmarks/TrackerBench",
             swiftSettings: swiftSettings
         ),
@@ -199,11 +204,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Tests, and the one support target they share (synthetic photos, quiet services, raw sockets, child processes).
+        // The support target the tests and benchmarks share (synthetic photos, quiet services, raw sockets, child
+        // processes; in Tools/ so a benchmark never depends on Tests/), then the tests.
         .target(
             name: "BookscanTestSupport",
             dependencies: ["ImageKit", "ScanClient", "ScanProtocol", "ScanService", .logging, .nioConcurrencyHelpers],
-            path: "Tests/BookscanTestSupport",
+            path: "Tools/BookscanTestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ImageKitTests", dependencies: ["BookscanTestSupport", "ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
@@ -219,25 +225,25 @@ let package = Package(
             name: "ScanServiceTests",
             dependencies: [
                 "BookscanBase", "BookscanTestSupport", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanEngine",
-                "ScanProtocol", "ScanService", "SpineReading", .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
+                "RunModel", "ScanProtocol", "ScanService", "SpineReading", .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ScanClientTests",
             dependencies: [
-                "BookscanTestSupport", "FaultProxy", "ImageKit", "ImagePreparation", "ScanClient", "ScanProtocol", "ScanService",
+                "BookscanTestSupport", "FaultProxy", "ImageKit", "ImagePreparation", "RunModel", "ScanClient", "ScanProtocol", "ScanService",
                 .logging, .nioConcurrencyHelpers,
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["BookscanTestSupport", "ScanService", .logging], swiftSettings: swiftSettings),
-        .testTarget(name: "ScanAnalyticsTests", dependencies: ["ScanAnalytics", "ScanClient", "ScanProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScanAnalyticsTests", dependencies: ["RunModel", "ScanAnalytics", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "bookscan", "BookscanBase", "BookscanTestSupport", "FaultProxy", "ImageKit", "ScanClient", "ScanService",
+                "bookscan", "BookscanBase", "BookscanTestSupport", "FaultProxy", "ImageKit", "RunModel", "ScanClient", "ScanService",
                 .argumentParser, .logging, .nioConcurrencyHelpers,
             ],
             exclude: ["Corpus"],  // the bad-input corpus: read from the source tree by path, not bundled
@@ -245,11 +251,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultCampaignTests",
-            dependencies: ["BookscanTestSupport", "FaultCampaign", "FaultProxy", "ScanClient", "ScanProtocol", "ScanService", .logging],
+            dependencies: ["BookscanTestSupport", "FaultCampaign", "FaultProxy", "RunModel", "ScanClient", "ScanProtocol", "ScanService", .logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ImageKit", "ScanClient", "ScanProtocol"], exclude: ["Regressions"],
+            name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "ScanClient"], exclude: ["Regressions"],
             swiftSettings: swiftSettings),
     ]
 )

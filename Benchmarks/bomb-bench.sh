@@ -5,7 +5,7 @@
 #     Benchmarks/bomb-bench.sh [ROUNDS]        (default 5 rounds)
 #
 # The bomb is the file: a progressive 7071×7071 colour header with 1000 scans that each hold one
-# end-of-band run (valid, about 360 KB; the same construction as Tests/BookscanTestSupport/ScanBombJPEG.swift).
+# end-of-band run (valid, about 360 KB; the same construction as Tools/BookscanTestSupport/ScanBombJPEG.swift).
 #  1. refusal: 30 bomb PUTs one after another (curl's time_total): median and max, every answer must be 422.
 #  2. slowdown: ROUNDS rounds, each a normal scan (`bookscan scan` of SampleImages/shelf_two_rows.jpg, titles
 #     read) alone, then the same scan while four loops PUT bombs without pause (each loop one curl process

@@ -2,6 +2,7 @@ import BookscanTestSupport
 import FaultProxy
 import Foundation
 import Logging
+import RunModel
 import ScanClient
 import ScanProtocol
 import Synchronization

@@ -1,5 +1,5 @@
 import Foundation
-import ScanClient
+import RunModel
 
 /// A client other than the CLI that reports its runs to the service's analytics log.
 public enum AnalyticsClient: String, Codable, Sendable, Equatable {
@@ -9,7 +9,9 @@ public enum AnalyticsClient: String, Codable, Sendable, Equatable {
 
 /// One line of the analytics log: how one job run went and which ProgressStrategy carried it.
 /// The schema is `Analytics/analytics-record.schema.json` (version 2: Server-Sent Events; version 1
-/// records still read); never holds tokens or raw addresses.
+/// records still read); never holds tokens or raw addresses. How the run went over the network is the
+/// run's `RunSummary`, embedded as the CLI's report has it and written flat (`record.polls`).
+@dynamicMemberLookup
 public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 2
 
@@ -20,33 +22,20 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public var command: String
     /// The client that ran it: absent for the CLI, `web` for the page `serve` answers at `/` (`POST /v1/analytics`).
     public var client: AnalyticsClient? = nil
-    /// `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized, job_lost, socket_unavailable`.
-    public var outcome: RunOutcome
-    /// `websocket, websocket_reconnected, sse, polling_fallback, polling`; nil when nothing was tracked.
-    public var strategy: StrategyName?
-    /// The streaming transport the carrying path fell back from (`websocket` for `sse`; `websocket` or
-    /// `sse` for `polling_fallback`); the fallback reason, status and phase are its first failure.
-    /// Absent in version 1 records, where it is always the WebSocket.
-    public var fallbackFrom: StreamTransport?
-    public var fallbackReason: SocketFailureReason?
-    public var fallbackStatus: Int?
-    public var fallbackPhase: FallbackPhase?
+    /// `outcome`: `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized,
+    /// job_lost, socket_unavailable`; `strategy`: `websocket, websocket_reconnected, sse, polling_fallback, polling`, nil
+    /// when nothing was tracked; `fallbackFrom`: the streaming transport the carrying path fell back from (`websocket`
+    /// for `sse`; `websocket` or `sse` for `polling_fallback`; absent in version 1 records, where it is always the
+    /// WebSocket), the fallback reason, status and phase its first failure; the counters and timings.
+    public var run: RunSummary
     /// Whether adaptive memory chose polling for this run.
     public var adaptivePolling: Bool?
     /// Whether adaptive memory started this run at the event stream (the WebSocket fails on this network).
     public var adaptiveEventStream: Bool?
     /// Result of the background WebSocket probe of an adaptive run.
     public var probeSucceeded: Bool?
-    public var reconnects: Int
-    public var socketFailures: Int
     /// Event-stream (SSE) failures (absent in version 1 records).
     public var streamFailures: Int?
-    public var polls: Int
-    public var eventsByPath: [String: Int]
-    public var uploadSeconds: Double?
-    public var firstEventSeconds: Double?
-    public var totalSeconds: Double
-    public var bytesUp: Int?
     /// PUTs sent for the job, retries and the resubmission included (absent when nothing was uploaded, and in older records).
     public var uploadAttempts: Int?
     /// 1 when the server lost the job (404, e.g. after a restart) and it was resubmitted with the same jobId and bytes.
@@ -58,38 +47,79 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     public var server: String
     public var bookscanVersion: String
 
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, timestamp, jobId, command, client, adaptivePolling, adaptiveEventStream, probeSucceeded, streamFailures
+        case uploadAttempts, resubmissions, spinesFound, network, server, bookscanVersion
+    }
+
+    /// The record of a run: `run` as the CLI's report has it; `jobId` nil when nothing was submitted
+    /// (then the upload counters are left out too).
     public init(
-        report: ScanReport, command: String, network: String, server: String, version: String, timestamp: Date = Date(),
-        adaptivePolling: Bool? = nil, adaptiveEventStream: Bool? = nil, probeSucceeded: Bool? = nil
+        run: RunSummary, jobId: UUID?, streamFailures: Int, uploadAttempts: Int, resubmissions: Int, spinesFound: Int?, command: String,
+        network: String, server: String, version: String, timestamp: Date = Date(), adaptivePolling: Bool? = nil,
+        adaptiveEventStream: Bool? = nil, probeSucceeded: Bool? = nil
     ) {
         schemaVersion = Self.currentSchemaVersion
         self.timestamp = timestamp
-        jobId = report.jobId?.uuidString.lowercased()
+        self.jobId = jobId?.uuidString.lowercased()
         self.command = command
-        outcome = report.outcome
-        strategy = report.strategy
-        fallbackFrom = report.fallbackFrom
-        fallbackReason = report.fallbackReason
-        fallbackStatus = report.fallbackStatus
-        fallbackPhase = report.fallbackPhase
+        self.run = run
         self.adaptivePolling = adaptivePolling
         self.adaptiveEventStream = adaptiveEventStream
         self.probeSucceeded = probeSucceeded
-        reconnects = report.reconnects
-        socketFailures = report.socketFailures
-        streamFailures = report.streamFailures
-        polls = report.polls
-        eventsByPath = report.eventsByPath
-        uploadSeconds = report.uploadSeconds
-        firstEventSeconds = report.firstEventSeconds
-        totalSeconds = report.totalSeconds
-        bytesUp = report.bytesUp
-        uploadAttempts = report.jobId == nil ? nil : report.uploadAttempts
-        resubmissions = report.jobId == nil ? nil : report.resubmissions
-        spinesFound = report.spineCount
+        self.streamFailures = streamFailures
+        self.uploadAttempts = jobId == nil ? nil : uploadAttempts
+        self.resubmissions = jobId == nil ? nil : resubmissions
+        self.spinesFound = spinesFound
         self.network = network
         self.server = server
         bookscanVersion = version
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
+        timestamp = try c.decode(Date.self, forKey: .timestamp)
+        jobId = try c.decodeIfPresent(String.self, forKey: .jobId)
+        command = try c.decode(String.self, forKey: .command)
+        client = try c.decodeIfPresent(AnalyticsClient.self, forKey: .client)
+        run = try RunSummary(from: decoder)
+        adaptivePolling = try c.decodeIfPresent(Bool.self, forKey: .adaptivePolling)
+        adaptiveEventStream = try c.decodeIfPresent(Bool.self, forKey: .adaptiveEventStream)
+        probeSucceeded = try c.decodeIfPresent(Bool.self, forKey: .probeSucceeded)
+        streamFailures = try c.decodeIfPresent(Int.self, forKey: .streamFailures)
+        uploadAttempts = try c.decodeIfPresent(Int.self, forKey: .uploadAttempts)
+        resubmissions = try c.decodeIfPresent(Int.self, forKey: .resubmissions)
+        spinesFound = try c.decodeIfPresent(Int.self, forKey: .spinesFound)
+        network = try c.decode(String.self, forKey: .network)
+        server = try c.decode(String.self, forKey: .server)
+        bookscanVersion = try c.decode(String.self, forKey: .bookscanVersion)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schemaVersion, forKey: .schemaVersion)
+        try c.encode(timestamp, forKey: .timestamp)
+        try c.encodeIfPresent(jobId, forKey: .jobId)
+        try c.encode(command, forKey: .command)
+        try c.encodeIfPresent(client, forKey: .client)
+        try c.encodeIfPresent(adaptivePolling, forKey: .adaptivePolling)
+        try c.encodeIfPresent(adaptiveEventStream, forKey: .adaptiveEventStream)
+        try c.encodeIfPresent(probeSucceeded, forKey: .probeSucceeded)
+        try c.encodeIfPresent(streamFailures, forKey: .streamFailures)
+        try c.encodeIfPresent(uploadAttempts, forKey: .uploadAttempts)
+        try c.encodeIfPresent(resubmissions, forKey: .resubmissions)
+        try c.encodeIfPresent(spinesFound, forKey: .spinesFound)
+        try c.encode(network, forKey: .network)
+        try c.encode(server, forKey: .server)
+        try c.encode(bookscanVersion, forKey: .bookscanVersion)
+    }
+
+    /// The run summary's fields, read and written as the record's own.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<RunSummary, Value>) -> Value {
+        get { run[keyPath: field] }
+        set { run[keyPath: field] = newValue }
     }
 
     /// Whether this run tried the WebSocket at all: it was classified as carried by it or as
@@ -97,26 +127,27 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     /// get it to carry the job. A run that adaptive memory started at the event stream did not.
     public var triedWebSocket: Bool {
         if adaptiveEventStream == true { return false }
-        return (strategy?.isWebSocket ?? false) || (strategy == .sse && fallbackFrom == .websocket) || strategy == .pollingFallback
-            || (outcome == .socketUnavailable && (streamFailures ?? 0) == 0)
+        return (run.strategy?.isWebSocket ?? false) || (run.strategy == .sse && run.fallbackFrom == .websocket)
+            || run.strategy == .pollingFallback
+            || (run.outcome == .socketUnavailable && (streamFailures ?? 0) == 0)
     }
     /// Whether this run tried the event stream: it carried the end, or polling fell back from it.
-    public var triedEventStream: Bool { strategy == .sse || (strategy == .pollingFallback && fallbackFrom == .sse) }
+    public var triedEventStream: Bool { run.strategy == .sse || (run.strategy == .pollingFallback && run.fallbackFrom == .sse) }
     /// Whether the event stream carried the job to its end.
-    public var eventStreamCarried: Bool { strategy == .sse && reachedEnd }
+    public var eventStreamCarried: Bool { run.strategy == .sse && reachedEnd }
     /// Whether the WebSocket failed in this run (polling from the event stream means it failed first,
     /// unless adaptive memory skipped it).
     public var webSocketFailed: Bool {
         guard adaptiveEventStream != true else { return false }
-        return (strategy == .sse && fallbackFrom == .websocket) || strategy == .pollingFallback
+        return (run.strategy == .sse && run.fallbackFrom == .websocket) || run.strategy == .pollingFallback
     }
     /// Whether the job reached its end (succeeded, failed or canceled on the server).
-    public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(outcome) }
+    public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(run.outcome) }
     /// Whether the WebSocket carried the job to its end.
-    public var webSocketCarried: Bool { (strategy?.isWebSocket ?? false) && reachedEnd }
+    public var webSocketCarried: Bool { (run.strategy?.isWebSocket ?? false) && reachedEnd }
     /// Whether a job was submitted and followed (the upload was accepted, or a path carried it).
-    public var wasTracked: Bool { strategy != nil || uploadSeconds != nil }
+    public var wasTracked: Bool { run.strategy != nil || run.uploadSeconds != nil }
     /// Whether the run stopped watching before the job ended (timed out or interrupted): such a run
     /// says nothing about completion or about the WebSocket, so the rates leave it out.
-    public var stoppedWatching: Bool { outcome == .timedOut || outcome == .stopped }
+    public var stoppedWatching: Bool { run.outcome == .timedOut || run.outcome == .stopped }
 }

@@ -1,4 +1,4 @@
-import ScanClient
+import RunModel
 import Foundation
 
 /// How records are grouped by `bookscan stats --by`.

@@ -1,4 +1,4 @@
-import ScanClient
+import RunModel
 import Foundation
 
 /// Per (network, server) memory of which streaming transport works, learned from run outcomes, for

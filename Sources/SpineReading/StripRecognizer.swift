@@ -2,8 +2,6 @@ import ImageKit
 
 /// How the lettering of a strip is laid out, as the reader asks a recognizer to look for it.
 enum StripLayout: Int32, Sendable {
-    /// One block of lines running down (Tesseract's page-segmentation mode 5).
-    case singleBlockVertical = 5
     /// One block of lines (mode 6).
     case singleBlock = 6
     /// One line (mode 7).

@@ -3,6 +3,8 @@ import Foundation
 import ScanProtocol
 import Testing
 
+@testable import bookscan
+
 /// Numbers from a flag, the config file or a server must never crash `bookscan`: a value that cannot
 /// be used is refused with a clear error and exit 64, a wild number from the wire is clamped.
 @Suite("hostile numbers")
@@ -22,6 +24,17 @@ struct HostileNumbersTests {
         #expect(run.status == 64, "\(run.stderr)")
         let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("Error:") && first.contains(arguments[0]), "\(run.stderr)")
+    }
+
+    @Test("wild fractions and counts are drawn within the progress bar")
+    func progressBarClamps() {
+        #expect(ProgressBar.bar(1e308, width: 8) == "████████")
+        #expect(ProgressBar.bar(-5, width: 8) == "░░░░░░░░")
+        #expect(ProgressBar.bar(.nan, width: 4) == "░░░░")
+        #expect(ProgressBar.bar(0.5, width: -3) == "")
+        #expect(ProgressBar.percent(.infinity) == 100)
+        #expect(ProgressBar.percent(part: Int.max, of: 1) == 100)
+        #expect(ProgressBar.percent(part: 5, of: 0) == 0)
     }
 
     @Test("--poll-interval under 100 ms is refused (0 would poll in a busy loop)", arguments: ["0", "0s", "50ms", "0.01"])

@@ -1,6 +1,7 @@
 import BookscanTestSupport
 import FaultCampaign
 import Foundation
+import RunModel
 import ScanClient
 import ScanProtocol
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
+import RunModel
 import ScanAnalytics
-import ScanClient
 import ScanProtocol
 import Testing
 
@@ -19,14 +19,15 @@ struct AnalyticsTests {
         network: String = "1111111111111111", strategy: StrategyName?, outcome: RunOutcome = .succeeded, reason: SocketFailureReason? = nil,
         status: Int? = nil, from: StreamTransport? = nil
     ) throws -> AnalyticsRecord {
-        var report = ScanReport(image: "x.jpg", outcome: outcome, totalSeconds: 1)
-        report.jobId = UUID()
-        report.strategy = strategy
-        report.fallbackFrom = from
-        report.fallbackReason = reason
-        report.fallbackStatus = status
-        report.fallbackPhase = reason == nil ? nil : .beforeFirstEvent
-        return AnalyticsRecord(report: report, command: "scan", network: network, server: "embedded", version: "test")
+        var run = RunSummary(outcome: outcome, totalSeconds: 1)
+        run.strategy = strategy
+        run.fallbackFrom = from
+        run.fallbackReason = reason
+        run.fallbackStatus = status
+        run.fallbackPhase = reason == nil ? nil : .beforeFirstEvent
+        return AnalyticsRecord(
+            run: run, jobId: UUID(), streamFailures: 0, uploadAttempts: 0, resubmissions: 0, spinesFound: nil, command: "scan", network: network,
+            server: "embedded", version: "test")
     }
 
     @Test("the sample log gives the hand-computed numbers in Analytics/README.md")

@@ -1,6 +1,6 @@
 import Foundation
+import RunModel
 import ScanAnalytics
-import ScanClient
 import Testing
 
 /// `bookscan stats --html`: the page shows the summary's numbers, escapes the log's text, refers to nothing outside itself.

@@ -5,6 +5,7 @@ import ImageKit
 import ImagePreparation
 import Logging
 import NIOConcurrencyHelpers
+import RunModel
 import ScanClient
 import ScanProtocol
 import ScanService

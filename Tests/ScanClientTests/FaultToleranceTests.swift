@@ -2,6 +2,7 @@ import FaultProxy
 import Foundation
 import ImagePreparation
 import NIOConcurrencyHelpers
+import RunModel
 import ScanClient
 import ScanProtocol
 import ScanService

@@ -1,3 +1,4 @@
+import RunModel
 import Testing
 
 @testable import ScanClient

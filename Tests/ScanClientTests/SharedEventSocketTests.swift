@@ -1,5 +1,6 @@
 import FaultProxy
 import Foundation
+import RunModel
 import ScanClient
 import ScanProtocol
 import ScanService

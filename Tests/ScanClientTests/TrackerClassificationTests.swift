@@ -1,4 +1,5 @@
 import Foundation
+import RunModel
 import ScanClient
 import ScanProtocol
 import Testing

@@ -1,5 +1,6 @@
 import BookscanTestSupport
 import Foundation
+import RunModel
 import ScanAnalytics
 import ScanClient
 import ScanProtocol

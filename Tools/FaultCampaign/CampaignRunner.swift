@@ -3,6 +3,7 @@ import FaultProxy
 import Foundation
 import ImagePreparation
 import Logging
+import RunModel
 import ScanAnalytics
 import ScanClient
 import ScanProtocol
@@ -134,8 +135,9 @@ public struct CampaignRunner: Sendable {
         outcome.terminalDelaySeconds = recorder.terminalDelaySeconds
         if job.fault.kind == .uploadReset, report.uploadAttempts < 2 { failures.append("the upload was not cut (\(report.uploadAttempts) attempt)") }
         let record = AnalyticsRecord(
-            report: report, command: "scan", network: NetworkFingerprint.current().id, server: NetworkFingerprint.serverID(nil),
-            version: BookscanVersion.current)
+            run: report.run, jobId: report.jobId, streamFailures: report.streamFailures, uploadAttempts: report.uploadAttempts,
+            resubmissions: report.resubmissions, spinesFound: report.spineCount, command: "scan", network: NetworkFingerprint.current().id,
+            server: NetworkFingerprint.serverID(nil), version: BookscanVersion.current)
         do { try log.append(record) } catch { failures.append("analytics record not written: \(error)") }
         outcome.failures = failures
         outcome.trace = Self.trace(report, proxy: proxy)

@@ -1,3 +1,4 @@
+import RunModel
 import ScanAnalytics
 import ScanClient
 

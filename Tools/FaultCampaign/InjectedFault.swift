@@ -1,4 +1,5 @@
 import FaultProxy
+import RunModel
 import ScanClient
 import Synchronization
 

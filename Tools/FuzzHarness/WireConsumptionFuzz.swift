@@ -5,7 +5,7 @@ import ScanProtocol
 
 /// What the client does with a wire value after decoding it, run on one fuzz input: a decoded event,
 /// snapshot or socket message goes through the tracker state machine over every path (upload answer,
-/// socket frame, poll) and each delivered event is drawn as the progress bar; decoded limits set the
+/// socket frame, poll) and each delivered event's fraction is clamped as the progress bar clamps it; decoded limits set the
 /// silence timeout and the image preparer. Any number a server sends (a fraction of 1e308 or -5, a
 /// seq of Int.max, a heartbeat of 1e300) must be consumed without trapping. The raw `fraction`
 /// numbers of the input are drawn too, before decoding clamps them.
@@ -53,10 +53,10 @@ public enum WireConsumptionFuzz {
         return drawn
     }
 
-    /// Draws a fraction as the live and line displays do.
+    /// Clamps a fraction as the live and line displays do before drawing it (the drawing itself is
+    /// checked with the same hostile numbers in CLITests' `HostileNumbersTests`).
     static func draw(_ fraction: Double) {
-        _ = ProgressBar.bar(fraction, width: 24)
-        _ = ProgressBar.percent(fraction)
+        _ = ProgressFraction.clamped(fraction)
     }
 
     /// Every number under a `fraction` key anywhere in the JSON, as sent.

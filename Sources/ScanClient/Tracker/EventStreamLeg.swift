@@ -1,3 +1,4 @@
+import RunModel
 /// The event stream's (SSE) side of a tracked run: the second step of the ladder, used when the
 /// WebSocket fails (`auto`) or forced (`--strategy sse`). Owned by `TrackerStateMachine`.
 struct EventStreamLeg: Sendable {

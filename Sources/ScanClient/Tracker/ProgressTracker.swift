@@ -1,6 +1,7 @@
 import BookscanBase
 import Foundation
 import Logging
+import RunModel
 import ScanProtocol
 
 /// The result of following one job: how it ended, which strategy carried it, and the numbers.

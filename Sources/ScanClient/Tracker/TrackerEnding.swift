@@ -1,3 +1,4 @@
+import RunModel
 import ScanProtocol
 
 /// How a tracked run ended.

@@ -1,3 +1,4 @@
+import RunModel
 extension TrackerStateMachine {
     /// The strategy that carried the run (meaningful once finished), from what actually happened:
     /// the WebSocket if a socket with frames was carrying the job at the end (whichever path

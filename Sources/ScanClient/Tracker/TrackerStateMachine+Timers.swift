@@ -1,3 +1,4 @@
+import RunModel
 import ScanProtocol
 
 extension TrackerStateMachine {

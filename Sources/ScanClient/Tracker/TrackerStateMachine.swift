@@ -1,5 +1,6 @@
 import BookscanBase
 import Foundation
+import RunModel
 import ScanProtocol
 
 /// The hybrid progress tracker as a pure state machine: inputs are socket and event-stream (SSE)

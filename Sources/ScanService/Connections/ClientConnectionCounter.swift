@@ -50,10 +50,6 @@ final class ClientConnectionCounter: Sendable {
         }
     }
 
-    func openConnections(from address: String) -> Int {
-        counts.withLockedValue { $0.byAddress[address, default: 0] }
-    }
-
     /// Every open connection counted.
     var openConnections: Int { counts.withLockedValue { $0.total } }
 }

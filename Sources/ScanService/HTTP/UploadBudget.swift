@@ -27,8 +27,6 @@ final class UploadBudget: Sendable {
         used.withLockedValue { $0 = max(0, $0 - bytes) }
     }
 
-    var inUse: Int { used.withLockedValue { $0 } }
-
     /// The answer to an upload that does not fit now: 503 with Retry-After.
     func busy(retryAfterSeconds: Int) -> ServiceError {
         ServiceError(

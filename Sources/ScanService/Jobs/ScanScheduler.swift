@@ -55,9 +55,6 @@ final class ScanScheduler: Sendable {
         }
     }
 
-    /// Number of jobs waiting for a worker.
-    var pendingCount: Int { state.withLockedValue { $0.pending.count } }
-
     /// Wakes every waiting worker with nil and refuses new jobs.
     func close() {
         let waiters = state.withLockedValue { s in

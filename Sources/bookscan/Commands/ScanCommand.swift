@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImagePreparation
 import Logging
+import RunModel
 import ScanClient
 import ScanProtocol
 

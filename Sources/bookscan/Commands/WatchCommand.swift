@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunModel
 import ScanClient
 
 /// `bookscan watch JOBID`: re-attach to a job that is still running or has finished.

@@ -1,5 +1,6 @@
 import BookscanBase
 import Foundation
+import RunModel
 import ScanClient
 
 /// The totals of a batch, for the closing summary and `--json`.

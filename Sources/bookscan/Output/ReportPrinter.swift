@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import RunModel
 import ScanClient
 import ScanProtocol
 

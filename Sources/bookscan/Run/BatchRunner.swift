@@ -2,6 +2,7 @@ import BookscanBase
 import Foundation
 import ImagePreparation
 import NIOConcurrencyHelpers
+import RunModel
 import ScanClient
 import ScanProtocol
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImagePreparation
+import RunModel
 import ScanClient
 
 /// bookscan's exit codes: each way a run can end has its own, documented in README and `--help`.

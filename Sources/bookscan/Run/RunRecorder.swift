@@ -32,7 +32,9 @@ struct RunRecorder: Sendable {
         display: ProgressDisplay
     ) {
         let record = AnalyticsRecord(
-            report: report, command: command, network: network.id, server: server, version: BookscanVersion.current,
+            run: report.run, jobId: report.jobId, streamFailures: report.streamFailures, uploadAttempts: report.uploadAttempts,
+            resubmissions: report.resubmissions, spinesFound: report.spineCount, command: command, network: network.id, server: server,
+            version: BookscanVersion.current,
             adaptivePolling: preference == .polling ? true : nil, adaptiveEventStream: preference == .eventStreamFirst ? true : nil,
             probeSucceeded: probeSucceeded)
         do {

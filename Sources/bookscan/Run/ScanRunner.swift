@@ -2,6 +2,7 @@ import BookscanBase
 import Foundation
 import ImagePreparation
 import Logging
+import RunModel
 import ScanAnalytics
 import ScanClient
 import ScanProtocol
