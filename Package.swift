@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "ScanService",
             dependencies: [
-                "BookscanBase", "ImageKit", "ScanAnalytics", "ScanEngine", "ScanProtocol", "SpineReading",
+                "BookscanBase", "ImageKit", "RunModel", "ScanAnalytics", "ScanEngine", "ScanProtocol", "SpineReading",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

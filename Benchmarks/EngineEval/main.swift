@@ -86,7 +86,13 @@ if options.ocr {
         exit(1)
     }
 }
-let engine = ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+let engine: ScanEngine
+do {
+    engine = try ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+} catch {
+    FileHandle.standardError.write(Data("EngineEval: \(error)\n".utf8))
+    exit(1)
+}
 // The heap as the service's workers set it (`ScanWorkers.run`), so memory figures are the product's.
 HeapPolicy.configure()
 /// A field of /proc/self/status in kB (VmRSS, VmHWM).

@@ -9,22 +9,37 @@ public struct ScanEngine: Sendable {
     public struct Configuration: Sendable {
         /// Long side the image is reduced to (by DCT scaling, never below this) before analysis.
         public var workingLongSide: Int
-        /// Reads each spine's title and author after segmentation (the `reading_titles` stage); nil: boxes only.
-        public var reader: ShelfReader?
+        /// Whether and with what each spine's title and author are read after segmentation (the
+        /// `reading_titles` stage).
+        public var titles: TitleReading
         /// Dim photos' levels are stretched before detection.
         var levels = LevelStretcher()
 
-        public init(workingLongSide: Int = 1000, reader: ShelfReader? = nil) {
+        public init(workingLongSide: Int = 1000, titles: TitleReading = .off) {
             self.workingLongSide = max(64, workingLongSide)
-            self.reader = reader
+            self.titles = titles
+        }
+
+        /// An engine that reads with `reader` (nil: boxes only).
+        public init(workingLongSide: Int = 1000, reader: ShelfReader?) {
+            self.init(workingLongSide: workingLongSide, titles: reader.map(TitleReading.reader) ?? .off)
         }
     }
 
     public let configuration: Configuration
+    /// The loaded reader of `configuration.titles`; nil: boxes only.
+    private let reader: ShelfReader?
 
-    public init(configuration: Configuration = .init()) {
+    /// An engine for `configuration`, loading its recognizer if it names one (the language data or
+    /// models take a while: make engines off the cooperative pool); throws when they cannot be loaded.
+    public init(configuration: Configuration = .init()) throws(SpineReadingError) {
         self.configuration = configuration
+        reader = try configuration.titles.loadedReader()
     }
+
+    /// The recognizer that reads titles and its versions (as `/healthz` and each result name it); nil
+    /// when titles are off.
+    public var readerStatus: OCREngineStatus? { reader?.pool.info }
 
     /// Decodes the JPEG with DCT scaling to the working size, finds rows and spines.
     /// `progress(stage, fraction)` is called on the calling thread with the overall job fraction 0...1, never decreasing,
@@ -33,7 +48,7 @@ public struct ScanEngine: Sendable {
     public func scan(
         jpeg: [UInt8], maxPixels: Int, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
-        var reporter = ProgressReporter(reading: configuration.reader != nil)
+        var reporter = ProgressReporter(reading: reader != nil)
         reporter.report(.decoding, 0, progress)
         if isCancelled() { throw .canceled }
         let clock = ContinuousClock()
@@ -70,7 +85,7 @@ public struct ScanEngine: Sendable {
         image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, progress: (ScanStage, Double) -> Void,
         isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
-        var reporter = ProgressReporter(reading: configuration.reader != nil)
+        var reporter = ProgressReporter(reading: reader != nil)
         reporter.report(.decoding, 0, progress)
         if isCancelled() { throw .canceled }
         reporter.report(.decoding, ProgressReporter.decodeEnd, progress)
@@ -158,7 +173,7 @@ public struct ScanEngine: Sendable {
         var timings = found.timings
         var spines = found.spines
         var start = clock.now
-        if let reader = configuration.reader {
+        if let reader {
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
@@ -170,7 +185,7 @@ public struct ScanEngine: Sendable {
         reporter.report(.finishing, 1, progress)
         return ScanResult(
             imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: found.workingWidth, workingHeight: found.workingHeight,
-            rows: found.rows, spines: spines, timings: timings, reader: configuration.reader?.pool.info)
+            rows: found.rows, spines: spines, timings: timings, reader: readerStatus)
     }
 }
 

@@ -34,13 +34,13 @@ public struct ScanServer: Sendable {
     public func makeServiceGroup(shutdownSignals: [UnixSignal] = [], onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
         -> ServiceGroup
     {
-        // Loading the OCR language data takes a while: on a thread of its own, never on the cooperative pool.
+        // Loading the recognizer (language data, models) takes a while: on a thread of its own, never on the cooperative pool.
         let configuration = self.configuration
-        let reading = try await NIOThreadPool.singleton.runIfActive { try OCRStartup(configuration) }
+        let engine = try await NIOThreadPool.singleton.runIfActive { try ScanEngine(configuration: configuration.engine) }
         let metrics = ServiceMetrics()
         let (store, storeServices) = try await Self.makeStore(configuration, metrics: metrics, logger: logger)
         let routes = ScanRoutes(
-            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: reading.status)
+            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: engine.readerStatus)
 
         let access = ServiceAccess(token: configuration.token)
         let router = Router(context: ScanRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -65,7 +65,7 @@ public struct ScanServer: Sendable {
         let events = EventSocket(configuration: configuration, store: store, metrics: metrics, access: access)
 
         let workers = ScanWorkers(
-            store: store, engine: ScanEngine(configuration: reading.engine), count: configuration.workers,
+            store: store, engine: engine, count: configuration.workers,
             maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, instant: configuration.faults.instantScan, metrics: metrics,
             logger: logger)
         let housekeeping = Housekeeping(store: store, interval: min(configuration.jobTTL, .seconds(30)))

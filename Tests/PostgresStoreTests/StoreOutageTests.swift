@@ -2,6 +2,7 @@ import BookscanTestSupport
 import Foundation
 import Logging
 import PostgresNIO
+import ScanEngine
 import ScanProtocol
 import Testing
 
@@ -30,7 +31,7 @@ struct StoreOutageTests {
         for name in ["A", "B"].prefix(instances) {
             var configuration = ServiceConfiguration(workers: 2).injecting(FaultSeams(scanStepDelay: .milliseconds(800), instantScan: true))
             configuration.database = DatabaseSettings(url: try DatabaseURL(database.url), instance: name, lease: .seconds(1))
-            configuration.ocr = nil
+            configuration.engine.titles = .off
             services.append(try await EmbeddedScanService.start(configuration: configuration, logger: .quiet("test.outage")))
         }
         // As many jobs as workers: every one is running when the database goes.

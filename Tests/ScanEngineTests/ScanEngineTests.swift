@@ -162,8 +162,8 @@ struct ScanEngineTests {
     }
 
     @Test("bad input throws .image")
-    func badInput() {
-        let engine = ScanEngine()
+    func badInput() throws {
+        let engine = try ScanEngine()
         func scan(_ bytes: [UInt8], maxPixels: Int = 0) throws(ScanEngineError) {
             _ = try engine.scan(jpeg: bytes, maxPixels: maxPixels, progress: { _, _ in }, isCancelled: { false })
         }

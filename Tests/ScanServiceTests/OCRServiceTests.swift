@@ -1,6 +1,7 @@
 import ScanClient
 import Foundation
 import ScanClient
+import ScanEngine
 import ScanProtocol
 import ScanService
 import SpineReading
@@ -45,7 +46,7 @@ struct OCRServiceTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         var configuration = ServiceConfiguration()
-        configuration.ocr = OCRSettings(dataPath: empty.path, language: "eng")
+        configuration.engine.titles = .recognizer(nil, OCRSettings(dataPath: empty.path, language: "eng"))
         await #expect(throws: SpineReadingError.languageDataMissing(language: "eng", dataPath: empty.path)) {
             _ = try await EmbeddedScanService.start(configuration: configuration)
         }

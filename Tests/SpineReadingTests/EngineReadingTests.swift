@@ -16,7 +16,7 @@ struct EngineReadingTests {
 
     @Test("reading_titles comes after segmentation with one step per spine; fractions never go back")
     func progress() async throws {
-        let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
+        let engine = try ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
         let jpeg = try Self.sample()
         let (result, events) = try await onThread {
             var events: [(ScanStage, Double)] = []
@@ -36,7 +36,7 @@ struct EngineReadingTests {
 
     @Test("a job cancelled while titles are read ends with .canceled, before the last spine")
     func cancelDuringOCR() async throws {
-        let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
+        let engine = try ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
         let jpeg = try Self.sample()
         let (outcome, readingReports) = try await onThread {
             var readingReports = 0

@@ -29,7 +29,7 @@ struct SampleTitleTests {
         let truth = try JSONDecoder().decode(
             Truth.self, from: Data(contentsOf: ReadingFixtures.samples.appendingPathComponent(name + ".json")))
         let prepared = try ImagePreparer(longSide: 4096).prepare(path: ReadingFixtures.samples.appendingPathComponent(name + ".jpg").path)
-        let engine = ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
+        let engine = try ScanEngine(configuration: .init(reader: ShelfReader(pool: try ReadingFixtures.pool.get())))
         let jpeg = prepared.jpeg
         // Five full-resolution OCR scans at once (two reading threads each) would load the 2 cores enough
         // to distort the fault campaign's timing: they take turns with it.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ScanClient
+import ScanEngine
 import ScanProtocol
 import ScanService
 
@@ -21,7 +22,7 @@ extension EmbeddedScanService {
         _ configuration: ServiceConfiguration = .init(), level: Logger.Level = .critical, readsTitles: Bool = false
     ) async throws -> EmbeddedScanService {
         var configuration = configuration
-        if !readsTitles { configuration.ocr = nil }
+        if !readsTitles { configuration.engine.titles = .off }
         return try await start(configuration: configuration, logger: .quiet("test.service", level: level))
     }
 

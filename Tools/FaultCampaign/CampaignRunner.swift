@@ -6,6 +6,7 @@ import Logging
 import RunModel
 import ScanAnalytics
 import ScanClient
+import ScanEngine
 import ScanProtocol
 import ScanService
 
@@ -34,7 +35,7 @@ public struct CampaignRunner: Sendable {
         logger.logLevel = .critical
         var service = ServiceConfiguration(workers: configuration.workers, heartbeatInterval: configuration.heartbeat)
         service.faults.scanStepDelay = configuration.scanStepDelay
-        service.ocr = nil  // the campaign tests how progress travels; its synthetic shelves carry no titles to read
+        service.engine.titles = .off  // the campaign tests how progress travels; its synthetic shelves carry no titles to read
         let server = try await EmbeddedScanService.start(configuration: service, logger: logger)
         let logPath = configuration.analyticsLog ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("fault-campaign-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl").path

@@ -12,8 +12,6 @@ public struct ServiceConfiguration: Sendable {
     public var token: String?
     /// Certificate and key for HTTPS + WSS; nil serves plain HTTP + WS.
     public var tls: ServiceTLS? = nil
-    /// Which recognizer reads titles (`serve --recognizer`); nil: `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`.
-    public var recognizer: RecognizerKind? = nil
     /// Where `POST /v1/analytics` appends the web client's run records (`serve --analytics-log`); nil: that route answers 404.
     public var analyticsLogPath: String? = nil
     /// Scans running at once.
@@ -53,12 +51,11 @@ public struct ServiceConfiguration: Sendable {
     public var idleTimeout: Duration
     /// Seconds a client is told to wait in `Retry-After` when the queue is full.
     public var retryAfterSeconds: Int
-    /// Scan engine settings.
+    /// Scan engine settings, with how titles are read (`engine.titles`: the recognizer, `serve --recognizer`,
+    /// else `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`, and its language data; `.off`: boxes only).
     public var engine: ScanEngine.Configuration
     /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
     package var faults = FaultSeams()
-    /// Where the OCR language data is and which language titles are read in; nil: boxes only, no titles.
-    public var ocr: OCRSettings?
     /// The shared PostgreSQL job store (several instances on one database); nil: jobs in this process's memory.
     public var database: DatabaseSettings?
 
@@ -82,7 +79,7 @@ public struct ServiceConfiguration: Sendable {
         headerTimeout: Duration = ServiceConfiguration.defaultHeaderTimeout,
         idleTimeout: Duration = ServiceConfiguration.defaultIdleTimeout,
         retryAfterSeconds: Int = ServiceConfiguration.defaultRetryAfterSeconds,
-        engine: ScanEngine.Configuration = .init()
+        engine: ScanEngine.Configuration = .init(titles: .standard)
     ) {
         self.host = host
         self.port = port
@@ -104,7 +101,6 @@ public struct ServiceConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
         self.engine = engine
-        self.ocr = OCRSettings.standard
     }
 
     /// `http` or `https`, as clients should call the service.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOPosix
+import RunModel
 import ScanAnalytics
 import ScanProtocol
 

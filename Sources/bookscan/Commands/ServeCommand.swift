@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ScanEngine
 import ScanService
 import SpineReading
 import UnixSignals
@@ -191,10 +192,9 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConnections = maxConnections > 0 ? maxConnections : nil
         settings.bodyRateFloor = minBodyRate > 0 ? BodyRateFloor(bytesPerSecond: minBodyRate, grace: bodyRateGrace.duration) : nil
         settings.analyticsLogPath = analyticsLog
-        settings.recognizer = recognizer
         settings.headerTimeout = headerTimeout.duration
         settings.idleTimeout = idleTimeout.duration
-        settings.ocr = OCRSettings(dataPath: ocrData, language: ocrLanguage)
+        settings.engine.titles = .recognizer(recognizer, OCRSettings(dataPath: ocrData, language: ocrLanguage))
         settings.database = database
         if let tlsCertificate, let tlsKey {
             do {

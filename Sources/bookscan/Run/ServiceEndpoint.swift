@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ScanClient
+import ScanEngine
 import ScanService
 import SpineReading
 
@@ -23,7 +24,7 @@ struct ServiceEndpoint {
         var configuration = ServiceConfiguration(port: 0)
         if let workers { configuration.workers = workers }
         if environment.titleReadingOff {
-            configuration.ocr = nil
+            configuration.engine.titles = .off
         }
         let service: EmbeddedScanService
         do {
