@@ -39,37 +39,35 @@ public struct ScanServer: Sendable {
         let engine = try await NIOThreadPool.singleton.runIfActive { try ScanEngine(configuration: configuration.engine) }
         let metrics = ServiceMetrics()
         let (store, storeServices) = try await Self.makeStore(configuration, metrics: metrics, logger: logger)
+        // Test seams become pieces of the service here, once; nothing on the request path reads them.
+        let faults = configuration.faults
+        let delivery = faults.eventDelivery
         let routes = ScanRoutes(
-            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: engine.readerStatus)
+            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: engine.readerStatus,
+            delivery: delivery, validationCheckpoint: faults.validationCheckpoint)
 
         let access = ServiceAccess(token: configuration.token)
         let router = Router(context: ScanRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: UnmatchedRouteMiddleware(access: access))
-        if let observe = configuration.faults.observeRequest {
-            router.add(middleware: RequestObserverMiddleware(observe: observe))
-        }
-        if let delay = configuration.faults.responseDelay {
-            router.add(middleware: ResponseDelayMiddleware(delay: delay))
-        }
+        for middleware in faults.routerMiddleware { router.add(middleware: middleware) }
         if configuration.database != nil {
             router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
         }
         // The token is checked by the group each route is registered in (`AccessGroups`), after the
         // router matched the path: never by looking at the raw path.
-        let groups = AccessGroups(router: router, access: access)
+        let groups = AccessGroups(router: router, access: access, routeMiddleware: faults.routeMiddleware)
         routes.register(on: groups)
         WebClientRoutes().register(on: groups)
         AnalyticsIngestRoutes(log: configuration.analyticsLogPath.map { AnalyticsLog(path: $0) }).register(on: groups)
-        let events = EventSocket(configuration: configuration, store: store, metrics: metrics, access: access)
+        let events = EventSocket(configuration: configuration, store: store, metrics: metrics, access: access, delivery: delivery)
 
         let workers = ScanWorkers(
-            store: store, engine: engine, count: configuration.workers,
-            maxPixels: configuration.maxPixels, stepDelay: configuration.faults.scanStepDelay, instant: configuration.faults.instantScan, metrics: metrics,
-            logger: logger)
+            store: faults.workerStore(store), engine: faults.workerEngine(engine), count: configuration.workers,
+            maxPixels: configuration.maxPixels, metrics: metrics, logger: logger)
         let housekeeping = Housekeeping(store: store, interval: min(configuration.jobTTL, .seconds(30)))
-        let guarded = GuardedServerChannel.builder(configuration: configuration, events: events)
+        let guarded = GuardedServerChannel.builder(configuration: configuration, events: faults.eventUpgrades(events))
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(guarded, tlsConfiguration: $0.configuration) } ?? guarded
         let app = Application(
             router: router,

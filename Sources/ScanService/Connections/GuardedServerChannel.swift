@@ -25,7 +25,7 @@ struct GuardedServerChannel: ServerChildChannel {
 
     /// The server builder `Application` takes: Hummingbird's WebSocket upgrade channel, guarded.
     static func builder(
-        configuration: ServiceConfiguration, events: EventSocket
+        configuration: ServiceConfiguration, events: any EventUpgrades
     ) -> HTTPServerBuilder {
         let webSocket = WebSocketServerConfiguration(maxFrameSize: EventSocket.maxFrameSize, autoPing: .enabled(timePeriod: configuration.pingInterval))
         let floor = configuration.bodyRateFloor

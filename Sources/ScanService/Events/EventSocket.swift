@@ -9,11 +9,12 @@ import WSCore
 
 /// The events WebSocket: replays a job's events after `?after=N`, streams live ones, sends
 /// heartbeats while open, and closes with 1000 after the terminal event.
-struct EventSocket: Sendable {
+struct EventSocket: EventUpgrades {
     let configuration: ServiceConfiguration
     let store: any JobStore
     let metrics: ServiceMetrics
     let access: ServiceAccess
+    let delivery: any EventDelivery
 
     /// Largest message a client may send (larger: close 1009); clients send only a small hello.
     static let maxInboundMessage = 4096
@@ -28,7 +29,6 @@ struct EventSocket: Sendable {
     /// its `WebSocketHandlerReference` keeps the request context, which holds the reference again,
     /// so every upgraded socket leaked ~7 KB (found by LeakSanitizer; RELIABILITY.md, Sanitizers).
     func shouldUpgrade(_ head: HTTPRequest) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        if let delay = configuration.faults.responseDelay { try? await Task.sleep(for: delay) }
         guard head.method == .get, let path = head.path,
             admitsUpgrade(uri: path, authorization: head.headerFields[.authorization])
         else { return .dontUpgrade }
@@ -40,7 +40,7 @@ struct EventSocket: Sendable {
             return .dontUpgrade
         }
         if Routes.isMultiplexedEvents(uri.path) {
-            let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store, metrics: metrics)
+            let multiplexed = MultiplexedEventSocket(configuration: configuration, store: store, metrics: metrics, delivery: delivery)
             return .upgrade([:]) { inbound, outbound, _ in
                 try await multiplexed.serve(uri: uri, inbound: inbound, outbound: outbound)
             }
@@ -51,7 +51,6 @@ struct EventSocket: Sendable {
     }
 
     private func admits(jobId: UUID?) -> Bool {
-        if configuration.faults.refuseUpgradeStatus != nil { return false }
         guard let jobId else { return false }
         return store.subscriberRoom(jobId, limit: configuration.maxSubscribersPerJob) == .available
     }
@@ -69,7 +68,6 @@ struct EventSocket: Sendable {
                 match.endpoint.access, authorization: authorization, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
         else { return false }
         if match.endpoint == .multiplexedEvents {
-            guard configuration.faults.refuseUpgradeStatus == nil else { return false }
             return uri.queryParameters.get(ProtocolNames.jobsQuery).map { JobCursor.list(fromQuery: $0) != nil } ?? true
         }
         return admits(jobId: match.jobId.flatMap { UUID(uuidString: String($0)) })
@@ -83,11 +81,6 @@ struct EventSocket: Sendable {
             return
         }
         let after = max(0, uri.queryParameters.get(ProtocolNames.afterQuery).flatMap { Int($0) } ?? 0)
-        if configuration.faults.silentSockets {
-            // Injected fault: an open socket that carries nothing and answers no ping.
-            try await Task.sleep(for: .seconds(3600))
-            return
-        }
         guard let subscription = try await store.subscribe(id, after: after, limit: configuration.maxSubscribersPerJob) else {
             try await outbound.close(.policyViolation, reason: "too many subscribers")
             return
@@ -97,50 +90,27 @@ struct EventSocket: Sendable {
             subscription.end()
             metrics.subscriberClosed(.websocket)
         }
-        // Events are already buffered in `frames`; writing starts when the client says hello (or
-        // after a grace period), so no frame rides in the same segment as the 101 response.
-        let (ready, readySignal) = AsyncStream<Void>.makeStream()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await drain(inbound, outbound: outbound, ready: readySignal) }
-            group.addTask {
-                try await Task.sleep(for: configuration.streamGrace)
-                readySignal.yield()
-                while !Task.isCancelled {
-                    try await Task.sleep(for: configuration.heartbeatInterval)
-                    subscription.continuation.yield(.heartbeat)
-                }
-            }
-            group.addTask {
-                var gate = ready.makeAsyncIterator()
-                _ = await gate.next()
-                try await write(subscription, outbound: outbound)
-            }
-            _ = try await group.next()
-            group.cancelAll()
+        // Events are already buffered in the subscription; writing starts at the hello (or after the grace period).
+        try await EventWriteLoop.socket(
+            subscription, to: EventSocketWriter(encoder: Encoder(subscription: subscription), outbound: outbound, metrics: metrics),
+            grace: configuration.streamGrace, heartbeatInterval: configuration.heartbeatInterval, delivery: delivery
+        ) { ready in
+            try await drain(inbound, outbound: outbound, ready: ready)
         }
     }
 
-    /// Writes frames in order; closes with 1000 after the terminal event.
-    private func write(_ subscription: JobSubscription, outbound: WebSocketOutboundWriter) async throws {
-        var eventsSent = 0
-        for await frame in subscription.frames {
+    /// The one-job socket's frames: each event's JSON as it is (the terminal one completes the
+    /// socket: close 1000), a heartbeat with the job's latest seq.
+    struct Encoder: EventFrameEncoder {
+        let subscription: JobSubscription
+
+        func encode(_ frame: OutgoingFrame) throws -> EncodedEventFrame {
             switch frame {
             case .event(let text, _, let terminal):
-                try await outbound.write(.text(text))
-                metrics.eventSent(.websocket)
-                eventsSent += 1
-                if terminal {
-                    try await outbound.close(.normalClosure, reason: "job finished")
-                    return
-                }
-                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
-                    try await outbound.close(.unexpectedServerError, reason: "injected fault: socket dropped")
-                    return
-                }
+                return EncodedEventFrame(text: text, kind: .event, endsStream: terminal)
             case .heartbeat:
                 let message = ServerMessage.heartbeat(Heartbeat(latestSeq: subscription.latestSeq, timestamp: Date()))
-                try await outbound.write(.text(String(decoding: try WireCoding.encode(message), as: UTF8.self)))
-                metrics.heartbeatSent(.websocket)
+                return EncodedEventFrame(text: String(decoding: try WireCoding.encode(message), as: UTF8.self), kind: .heartbeat)
             }
         }
     }

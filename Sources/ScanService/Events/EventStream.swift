@@ -13,6 +13,7 @@ struct EventStream: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
     let metrics: ServiceMetrics
+    let delivery: any EventDelivery
 
     /// The streamed response for job `id`, resuming after `after`; throws the route's JSON errors
     /// (404 unknown job, 429 too many subscribers) before any byte of the stream. The subscription is
@@ -20,7 +21,7 @@ struct EventStream: Sendable {
     /// connection gone before its head went out) holds no subscriber slot.
     func response(for id: UUID, after: Int) async throws -> Response {
         try await checkRoom(id)
-        let configuration = self.configuration, metrics = self.metrics, store = self.store
+        let configuration = self.configuration, metrics = self.metrics, store = self.store, delivery = self.delivery
         return Response(
             status: .ok, headers: Self.headers,
             body: ResponseBody { writer in
@@ -35,15 +36,17 @@ struct EventStream: Sendable {
                     subscription.end()
                     metrics.subscriberClosed(.sse)
                 }
+                try await writer.write(ByteBuffer(string: EventStreamWire.opening))
+                let stream = EventStreamWriter(encoder: Encoder(subscription: subscription), body: writer, metrics: metrics)
                 // A service shutting down ends its open streams (cleanly, without a terminal event):
                 // clients resume after their last seq, from this instance once it is back or from
                 // another one. Without this, a graceful shutdown waits for every job to finish.
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(subscription, to: &writer, configuration: configuration, metrics: metrics)
+                    try await EventWriteLoop.stream(
+                        subscription, to: stream, heartbeatInterval: configuration.heartbeatInterval, delivery: delivery)
                 } onGracefulShutdown: {
                     subscription.continuation.finish()
                 }
-                try await writer.finish(nil)
             })
     }
 
@@ -62,15 +65,9 @@ struct EventStream: Sendable {
         return headers
     }
 
-    /// Throws what the events route answers instead of a stream: the injected refusal, 404 for an
-    /// unknown job, 429 when its subscriber slots are taken.
+    /// Throws what the events route answers instead of a stream: 404 for an unknown job, 429 when
+    /// its subscriber slots are taken.
     private func checkRoom(_ id: UUID) async throws {
-        if let status = configuration.faults.refuseUpgradeStatus {
-            // The seam refuses the events route itself: a stream is refused like an upgrade.
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
-        }
         switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
         case .unknownJob: throw ServiceError.notFound(id.uuidString.lowercased())
         case .full(let subscribers):
@@ -79,43 +76,18 @@ struct EventStream: Sendable {
         }
     }
 
-    /// Writes the opening, then each frame as it comes (heartbeats interleaved) until the terminal event.
-    private static func stream(
-        _ subscription: JobSubscription, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration, metrics: ServiceMetrics
-    ) async throws
-    {
-        try await writer.write(ByteBuffer(string: EventStreamWire.opening))
-        if configuration.faults.silentSockets {
-            // Injected fault: an open stream that carries nothing more (until the job or the service ends).
-            for await _ in subscription.frames {}
-            return
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: configuration.heartbeatInterval)
-                if Task.isCancelled { return }
-                subscription.continuation.yield(.heartbeat)
-            }
-        }
-        defer { ticker.cancel() }
-        var eventsSent = 0
-        for await frame in subscription.frames {
+    /// The stream's frames: one SSE message per event (the terminal one ends the response), a
+    /// comment heartbeat with the job's latest seq.
+    struct Encoder: EventFrameEncoder {
+        let subscription: JobSubscription
+
+        func encode(_ frame: OutgoingFrame) -> EncodedEventFrame {
             switch frame {
             case .event(let text, let seq, let terminal):
-                try await writer.write(ByteBuffer(string: EventStreamWire.message(seq: seq, frameJSON: text)))
-                metrics.eventSent(.sse)
-                eventsSent += 1
-                if terminal { return }
-                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
-                    throw InjectedStreamDrop()
-                }
+                EncodedEventFrame(text: EventStreamWire.message(seq: seq, frameJSON: text), kind: .event, endsStream: terminal)
             case .heartbeat:
-                try await writer.write(ByteBuffer(string: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq, at: Date())))
-                metrics.heartbeatSent(.sse)
+                EncodedEventFrame(text: EventStreamWire.heartbeat(latestSeq: subscription.latestSeq, at: Date()), kind: .heartbeat)
             }
         }
     }
-
-    /// Ends a stream without its terminal chunk (the injected "stream dropped" fault).
-    struct InjectedStreamDrop: Error {}
 }

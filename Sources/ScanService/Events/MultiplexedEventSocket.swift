@@ -15,14 +15,10 @@ struct MultiplexedEventSocket: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
     let metrics: ServiceMetrics
+    let delivery: any EventDelivery
 
     func serve(uri: URI, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let initial = uri.queryParameters.get(ProtocolNames.jobsQuery).flatMap { JobCursor.list(fromQuery: $0) } ?? []
-        if configuration.faults.silentSockets {
-            // Injected fault: an open socket that carries nothing and answers no ping.
-            try await Task.sleep(for: .seconds(3600))
-            return
-        }
         let set = SubscriptionSet(
             store: store, maxSubscribersPerJob: configuration.maxSubscribersPerJob, maxJobs: configuration.maxJobsPerEventSocket)
         metrics.subscriberOpened(.websocket)
@@ -31,48 +27,24 @@ struct MultiplexedEventSocket: Sendable {
             metrics.subscriberClosed(.websocket)
         }
         // As on a one-job socket, frames are written once the client says hello (or after the grace period).
-        let (ready, readySignal) = AsyncStream<Void>.makeStream()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await read(inbound, outbound: outbound, set: set, ready: readySignal) }
-            group.addTask {
-                await set.subscribe(initial)
-                try await Task.sleep(for: configuration.streamGrace)
-                readySignal.yield()
-                while !Task.isCancelled {
-                    try await Task.sleep(for: configuration.heartbeatInterval)
-                    set.tick()
-                }
-            }
-            group.addTask {
-                var gate = ready.makeAsyncIterator()
-                _ = await gate.next()
-                try await write(set, outbound: outbound)
-            }
-            _ = try await group.next()
-            group.cancelAll()
+        try await EventWriteLoop.socket(
+            set, to: EventSocketWriter(encoder: Encoder(set: set), outbound: outbound, metrics: metrics), grace: configuration.streamGrace,
+            heartbeatInterval: configuration.heartbeatInterval, delivery: delivery, opening: { await set.subscribe(initial) }
+        ) { ready in
+            try await read(inbound, outbound: outbound, set: set, ready: ready)
         }
     }
 
-    /// Writes the set's frames in order; the injected "socket dropped" fault counts events over all jobs.
-    private func write(_ set: SubscriptionSet, outbound: WebSocketOutboundWriter) async throws {
-        var eventsSent = 0
-        for await frame in set.frames {
+    /// The multiplexed socket's frames: `subscribed`, `refused` and events as they are, a heartbeat
+    /// listing every job's latest seq; the socket stays open when jobs end.
+    struct Encoder: EventFrameEncoder {
+        let set: SubscriptionSet
+
+        func encode(_ frame: SubscriptionSet.Frame) -> EncodedEventFrame {
             switch frame {
-            case .subscribed(let text, _), .refused(let text, _):
-                try await outbound.write(.text(text))
-            case .event(let text, _, _, _):
-                try await outbound.write(.text(text))
-                metrics.eventSent(.websocket)
-                eventsSent += 1
-                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter {
-                    try await outbound.close(.unexpectedServerError, reason: "injected fault: socket dropped")
-                    return
-                }
-            case .heartbeat:
-                let jobs = set.latestSeqs
-                let heartbeat = Heartbeat(latestSeq: jobs.map(\.latestSeq).max() ?? 0, timestamp: Date(), jobs: jobs)
-                try await outbound.write(.text(SubscriptionSet.text(.heartbeat(heartbeat))))
-                metrics.heartbeatSent(.websocket)
+            case .subscribed(let text, _), .refused(let text, _): EncodedEventFrame(text: text, kind: .notice)
+            case .event(let text, _, _, _): EncodedEventFrame(text: text, kind: .event)
+            case .heartbeat: EncodedEventFrame(text: SubscriptionSet.text(.heartbeat(set.heartbeat())), kind: .heartbeat)
             }
         }
     }

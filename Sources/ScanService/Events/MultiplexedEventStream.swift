@@ -15,12 +15,13 @@ struct MultiplexedEventStream: Sendable {
     let configuration: ServiceConfiguration
     let store: any JobStore
     let metrics: ServiceMetrics
+    let delivery: any EventDelivery
 
     /// The stream of `cursors`' jobs; throws the route's JSON errors (400 no jobs, 429 too many)
     /// before any byte of it. The subscriptions are made when the body is written and end with it.
     func response(for cursors: [JobCursor]) throws -> Response {
         try check(cursors)
-        let configuration = self.configuration, store = self.store, metrics = self.metrics
+        let configuration = self.configuration, store = self.store, metrics = self.metrics, delivery = self.delivery
         return Response(
             status: .ok, headers: EventStream.headers,
             body: ResponseBody { writer in
@@ -31,12 +32,14 @@ struct MultiplexedEventStream: Sendable {
                     set.close()
                     metrics.subscriberClosed(.sse)
                 }
+                try await writer.write(ByteBuffer(string: EventStreamWire.opening))
+                let stream = EventStreamWriter(encoder: Encoder(set: set, open: Set(cursors.map(\.jobId))), body: writer, metrics: metrics)
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(cursors, set: set, to: &writer, configuration: configuration, metrics: metrics)
+                    await set.subscribe(cursors)
+                    try await EventWriteLoop.stream(set, to: stream, heartbeatInterval: configuration.heartbeatInterval, delivery: delivery)
                 } onGracefulShutdown: {
                     set.close()
                 }
-                try await writer.finish(nil)
             })
     }
 
@@ -46,14 +49,9 @@ struct MultiplexedEventStream: Sendable {
         return Response(status: .ok, headers: EventStream.headers)
     }
 
-    /// Throws what the route answers instead of a stream: the injected refusal, 400 without jobs,
-    /// 429 for more jobs than one stream follows.
+    /// Throws what the route answers instead of a stream: 400 without jobs, 429 for more jobs than
+    /// one stream follows.
     private func check(_ cursors: [JobCursor]) throws {
-        if let status = configuration.faults.refuseUpgradeStatus {
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: events refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
-        }
         guard !cursors.isEmpty else {
             throw ServiceError(.badRequest, .badRequest, "an event stream needs its jobs: ?\(ProtocolNames.jobsQuery)=ID,ID:N,…")
         }
@@ -64,54 +62,35 @@ struct MultiplexedEventStream: Sendable {
         }
     }
 
-    private static func stream(
-        _ cursors: [JobCursor], set: SubscriptionSet, to writer: inout any ResponseBodyWriter, configuration: ServiceConfiguration,
-        metrics: ServiceMetrics
-    ) async throws
-    {
-        try await writer.write(ByteBuffer(string: EventStreamWire.opening))
-        await set.subscribe(cursors)
-        if configuration.faults.silentSockets {
-            for await _ in set.frames {}
-            return
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: configuration.heartbeatInterval)
-                if Task.isCancelled { return }
-                set.tick()
-            }
-        }
-        defer { ticker.cancel() }
-        var open = Set(cursors.map(\.jobId))
-        var eventsSent = 0
-        for await frame in set.frames {
+    /// The stream's frames, each an SSE message of its type (events with `id: ID:seq`); the response
+    /// ends once every job has ended (its terminal event, or refused).
+    struct Encoder: EventFrameEncoder {
+        let set: SubscriptionSet
+        /// The jobs not ended yet.
+        var open: Set<UUID>
+
+        mutating func encode(_ frame: SubscriptionSet.Frame) -> EncodedEventFrame {
+            let encoded: EncodedEventFrame
             switch frame {
             case .event(let text, let jobId, let seq, let terminal):
-                let message = EventStreamWire.multiplexedMessage(
-                    type: EventStreamWire.eventType, cursor: JobCursor(jobId: jobId, after: seq), frameJSON: text)
-                try await writer.write(ByteBuffer(string: message))
-                metrics.eventSent(.sse)
-                eventsSent += 1
-                if let dropAfter = configuration.faults.dropSocketAfterEvents, eventsSent >= dropAfter { throw EventStream.InjectedStreamDrop() }
+                let cursor = JobCursor(jobId: jobId, after: seq)
+                encoded = EncodedEventFrame(
+                    text: EventStreamWire.multiplexedMessage(type: EventStreamWire.eventType, cursor: cursor, frameJSON: text), kind: .event)
                 if terminal { open.remove(jobId) }
             case .subscribed(let text, _):
-                try await writer.write(
-                    ByteBuffer(string: EventStreamWire.multiplexedMessage(type: EventStreamWire.subscribedType, cursor: nil, frameJSON: text)))
+                encoded = EncodedEventFrame(
+                    text: EventStreamWire.multiplexedMessage(type: EventStreamWire.subscribedType, cursor: nil, frameJSON: text), kind: .notice)
             case .refused(let text, let jobId):
-                try await writer.write(
-                    ByteBuffer(string: EventStreamWire.multiplexedMessage(type: EventStreamWire.refusedType, cursor: nil, frameJSON: text)))
+                encoded = EncodedEventFrame(
+                    text: EventStreamWire.multiplexedMessage(type: EventStreamWire.refusedType, cursor: nil, frameJSON: text), kind: .notice)
                 open.remove(jobId)
             case .heartbeat:
-                let jobs = set.latestSeqs
-                let heartbeat = Heartbeat(latestSeq: jobs.map(\.latestSeq).max() ?? 0, timestamp: Date(), jobs: jobs)
-                try await writer.write(
-                    ByteBuffer(
-                        string: EventStreamWire.multiplexedMessage(
-                            type: EventStreamWire.heartbeatType, cursor: nil, frameJSON: SubscriptionSet.text(.heartbeat(heartbeat)))))
-                metrics.heartbeatSent(.sse)
+                let heartbeat = SubscriptionSet.text(.heartbeat(set.heartbeat()))
+                encoded = EncodedEventFrame(
+                    text: EventStreamWire.multiplexedMessage(type: EventStreamWire.heartbeatType, cursor: nil, frameJSON: heartbeat),
+                    kind: .heartbeat)
             }
-            if open.isEmpty { return }
+            return EncodedEventFrame(text: encoded.text, kind: encoded.kind, endsStream: open.isEmpty)
         }
     }
 }

@@ -55,6 +55,12 @@ final class SubscriptionSet: Sendable {
         }
     }
 
+    /// A heartbeat of every followed job: each one's latest seq, and the largest of them.
+    func heartbeat() -> Heartbeat {
+        let jobs = latestSeqs
+        return Heartbeat(latestSeq: jobs.map(\.latestSeq).max() ?? 0, timestamp: Date(), jobs: jobs)
+    }
+
     /// Adds (or restarts from a new cursor) each job in order.
     func subscribe(_ cursors: [JobCursor]) async {
         for cursor in cursors { await subscribe(cursor) }

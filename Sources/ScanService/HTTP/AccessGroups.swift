@@ -11,10 +11,18 @@ struct AccessGroups {
     private let bearer: RouterGroup<ScanRequestContext>
     private let bearerOrQueryToken: RouterGroup<ScanRequestContext>
 
-    init(router: Router<ScanRequestContext>, access: ServiceAccess) {
+    /// `routeMiddleware` runs in every group after its token check, once the router matched the route
+    /// (the product has none; test seams add theirs at start-up, `FaultSeams.routeMiddleware`).
+    init(
+        router: Router<ScanRequestContext>, access: ServiceAccess,
+        routeMiddleware: [any MiddlewareProtocol<Request, Response, ScanRequestContext>] = []
+    ) {
         self.open = router.group()
         self.bearer = router.group().add(middleware: BearerAuthMiddleware(access: access, required: .bearer))
         self.bearerOrQueryToken = router.group().add(middleware: BearerAuthMiddleware(access: access, required: .bearerOrQueryToken))
+        for middleware in routeMiddleware {
+            for group in [open, bearer, bearerOrQueryToken] { group.add(middleware: middleware) }
+        }
     }
 
     /// Registers `handler` for `method` on `endpoint`'s pattern, in the group of its access.

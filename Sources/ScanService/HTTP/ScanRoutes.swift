@@ -17,18 +17,24 @@ final class ScanRoutes: Sendable {
     let metrics: ServiceMetrics
     let version: String
     let ocr: OCREngineStatus?
-    private let polls = Atomic<Int>(0)
+    /// How the event streams' frames reach their writers (`EventDelivery`), chosen at start-up.
+    let delivery: any EventDelivery
     private let uploadBudget: UploadBudget
     /// The share of the upload budget that slow bodies may hold beyond their first step (`BodyRateFloor.slowShare`).
     private let slowBudget: UploadBudget?
     private let uploadValidator: UploadValidator
 
-    init(configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String, ocr: OCREngineStatus? = nil) {
+    /// `validationCheckpoint`: see `UploadValidator.checkpoint`.
+    init(
+        configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, version: String, ocr: OCREngineStatus? = nil,
+        delivery: any EventDelivery = DirectEventDelivery(), validationCheckpoint: @escaping @Sendable () -> Void = {}
+    ) {
         self.ocr = ocr
+        self.delivery = delivery
         self.configuration = configuration
         self.uploadBudget = UploadBudget(capacity: configuration.uploadMemory)
         self.slowBudget = configuration.bodyRateFloor.map { UploadBudget(capacity: Int(Double(configuration.uploadMemory) * $0.slowShare)) }
-        self.uploadValidator = UploadValidator(configuration: configuration, budget: uploadBudget)
+        self.uploadValidator = UploadValidator(configuration: configuration, budget: uploadBudget, checkpoint: validationCheckpoint)
         self.store = store
         self.metrics = metrics
         self.version = version
@@ -173,12 +179,6 @@ final class ScanRoutes: Sendable {
 
     private func status(context: some RequestContext) async throws -> Response {
         let id = try jobId(context)
-        if let every = configuration.faults.failEveryNthPoll, every > 0 {
-            let n = polls.add(1, ordering: .relaxed).newValue
-            if n % every == 0 {
-                throw ServiceError(.internalServerError, .internal, "injected fault: poll \(n) fails", retryable: true)
-            }
-        }
         guard let snapshot = try await store.snapshot(id, now: Date()) else { throw ServiceError.notFound(id.uuidString.lowercased()) }
         return try json(.ok, snapshot)
     }
@@ -197,15 +197,10 @@ final class ScanRoutes: Sendable {
             let after = EventStreamWire.resumeAfter(
                 lastEventID: HTTPField.Name(EventStreamWire.lastEventIDHeader).flatMap { request.headers[$0] },
                 afterQuery: request.uri.queryParameters.get(ProtocolNames.afterQuery))
-            let stream = EventStream(configuration: configuration, store: store, metrics: metrics)
+            let stream = EventStream(configuration: configuration, store: store, metrics: metrics, delivery: delivery)
             // HEAD: the head a stream would have, and no stream (no subscriber slot taken).
             if request.method == .head { return try await stream.head(for: id) }
             return try await stream.response(for: id, after: after)
-        }
-        if let status = configuration.faults.refuseUpgradeStatus {
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
         }
         switch try await store.checkedSubscriberRoom(id, limit: configuration.maxSubscribersPerJob) {
         case .unknownJob:
@@ -228,15 +223,10 @@ final class ScanRoutes: Sendable {
             throw ServiceError(.badRequest, .badRequest, "\(ProtocolNames.jobsQuery)= must list job ids, each optionally with :after (ID,ID:N,…)")
         }
         if EventStreamWire.accepts(request.headers[.accept]) {
-            let stream = MultiplexedEventStream(configuration: configuration, store: store, metrics: metrics)
+            let stream = MultiplexedEventStream(configuration: configuration, store: store, metrics: metrics, delivery: delivery)
             // HEAD: the head a stream would have, and no stream (no subscriber slot taken).
             if request.method == .head { return try stream.head(for: cursors) }
             return try stream.response(for: cursors)
-        }
-        if let status = configuration.faults.refuseUpgradeStatus {
-            throw ServiceError(
-                HTTPResponse.Status(code: status), .internal, "injected fault: upgrade refused with \(status)", retryable: true,
-                headers: status == 503 ? [.retryAfter: "1"] : [:])
         }
         throw ServiceError(
             .upgradeRequired, .badRequest, "this route is a WebSocket or an event stream; send an upgrade request or Accept: \(EventStreamWire.mediaType)",

@@ -8,6 +8,9 @@ import ScanProtocol
 struct UploadValidator: Sendable {
     let configuration: ServiceConfiguration
     let budget: UploadBudget
+    /// Runs on the checking thread once a check's reservation is decided, before its decode: nothing in
+    /// the product; a test seam observes or pauses there (`FaultSeams.observeValidation`, set at start-up).
+    var checkpoint: @Sendable () -> Void = {}
 
     /// Why an upload is refused before a job exists.
     enum Refusal: Error {
@@ -53,7 +56,7 @@ struct UploadValidator: Sendable {
     /// The check itself, on a pool thread: header and markers, reservation, decode, release.
     private func check(_ bytes: [UInt8]) -> Result<Void, Refusal> {
         let reserved = reserve(for: bytes)
-        configuration.faults.observeValidation?()
+        checkpoint()
         let reservation: Reservation
         switch reserved {
         case .success(let taken): reservation = taken

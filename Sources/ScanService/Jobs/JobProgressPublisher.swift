@@ -1,4 +1,3 @@
-import BookscanBase
 import Foundation
 import ScanProtocol
 
@@ -6,13 +5,11 @@ import ScanProtocol
 /// percent, so a long scan shows movement without flooding subscribers.
 final class JobProgressPublisher {
     private let job: any RunningJob
-    private let stepDelay: Duration?
     private var lastStage: ScanStage?
     private var lastFraction = -1.0
 
-    init(job: any RunningJob, stepDelay: Duration?) {
+    init(job: any RunningJob) {
         self.job = job
-        self.stepDelay = stepDelay
     }
 
     func report(stage: ScanStage, fraction: Double) {
@@ -20,14 +17,5 @@ final class JobProgressPublisher {
         lastStage = stage
         lastFraction = fraction
         job.publish(state: .running, stage: stage, fraction: min(fraction, 0.99), now: Date())
-        guard let stepDelay else { return }
-        // Test seam (`FaultSeams.scanStepDelay`): sleeps in short slices so a cancel request (or a lost attempt) ends
-        // the wait; the engine stops at its next poll.
-        let end = ContinuousClock.now + stepDelay
-        while job.stop == nil {
-            let left = end - ContinuousClock.now
-            guard left > .zero else { return }
-            Thread.sleep(forTimeInterval: min(left, .milliseconds(10)).inSeconds)
-        }
     }
 }

@@ -11,12 +11,9 @@ import Synchronization
 /// dedicated threads (never on the cooperative pool, which serves requests and sockets).
 struct ScanWorkers: Sendable {
     let store: any JobStore
-    let engine: ScanEngine
+    let engine: any WorkerEngine
     let count: Int
     let maxPixels: Int
-    let stepDelay: Duration?
-    /// Test seam (`FaultSeams.instantScan`): no engine, an empty result at once.
-    var instant = false
     let metrics: ServiceMetrics
     let logger: Logger
 
@@ -45,11 +42,10 @@ struct ScanWorkers: Sendable {
     private func process(_ claimed: ClaimedJob, pool: NIOThreadPool) async {
         let job = claimed.job, image = claimed.image
         metrics.scanStarted()
-        let engine = self.engine, maxPixels = self.maxPixels, stepDelay = self.stepDelay
+        let engine = self.engine, maxPixels = self.maxPixels
         do {
             let outcome = try await pool.runIfActive { () -> Result<ScanResult, ScanEngineError> in
-                let reporter = JobProgressPublisher(job: job, stepDelay: stepDelay)
-                if instant { return Self.instantScan(reporter, isCancelled: { job.stop != nil }) }
+                let reporter = JobProgressPublisher(job: job)
                 do throws(ScanEngineError) {
                     let result = try engine.scan(
                         jpeg: image, maxPixels: maxPixels,
@@ -69,20 +65,10 @@ struct ScanWorkers: Sendable {
                 finish(job, outcome)
             }
             // The scan's buffers are free now: their pages go back before the next job (result published first).
-            if !instant { _ = try? await pool.runIfActive { HeapPolicy.releaseFreed() } }
+            if engine.leavesFreedPages { _ = try? await pool.runIfActive { HeapPolicy.releaseFreed() } }
         } catch {
             await job.abandon()
         }
-    }
-
-    /// The zero-cost scan of the `instantScan` seam: every stage once, then an empty result; like the
-    /// engine, it stops at its next step once told to.
-    private static func instantScan(_ reporter: JobProgressPublisher, isCancelled: () -> Bool) -> Result<ScanResult, ScanEngineError> {
-        for stage in [ScanStage.decoding, .findingRows, .segmentingSpines, .readingTitles, .finishing] {
-            if isCancelled() { return .failure(.canceled) }
-            reporter.report(stage: stage, fraction: Double(stage.progressRank) / 6)
-        }
-        return .success(ScanResult(imageWidth: 0, imageHeight: 0, workingWidth: 0, workingHeight: 0, rows: [], spines: [], timings: []))
     }
 
     private func finish(_ job: any RunningJob, _ outcome: Result<ScanResult, ScanEngineError>) {
