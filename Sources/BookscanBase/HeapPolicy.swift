@@ -11,9 +11,9 @@
 ///   ever freed (the 12 MB gray photo), after which every such buffer stays resident once used.
 /// - `releaseFreed()` after each scan: `malloc_trim(0)` hands the free pages of every arena back.
 /// Both are looked up at run time (Swift's Glibc module does not declare malloc.h); no-ops elsewhere.
-public enum HeapPolicy {
+package enum HeapPolicy {
     /// Blocks at least this large are mapped on their own (`M_MMAP_THRESHOLD`).
-    public static let ownPagesFrom: Int32 = 256 * 1024
+    package static let ownPagesFrom: Int32 = 256 * 1024
 
     private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = symbol("mallopt")
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = symbol("malloc_trim")
@@ -29,14 +29,14 @@ public enum HeapPolicy {
 
     /// Applies the mmap threshold to the whole process (all arenas); true when glibc took it.
     @discardableResult
-    public static func configure() -> Bool {
+    package static func configure() -> Bool {
         let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in malloc.h
         return mallopt?(mmapThreshold, ownPagesFrom) == 1
     }
 
     /// Gives every arena's free pages back to the kernel (a few milliseconds); true when glibc could.
     @discardableResult
-    public static func releaseFreed() -> Bool {
+    package static func releaseFreed() -> Bool {
         guard let mallocTrim else { return false }
         _ = mallocTrim(0)
         return true

@@ -1,5 +1,5 @@
 /// The EXIF orientation tag (0x0112): how the stored pixels must be turned to look upright.
-public enum EXIFOrientation: Int, Sendable, CaseIterable {
+package enum EXIFOrientation: Int, Sendable, CaseIterable {
     case up = 1
     case upMirrored = 2
     case down = 3
@@ -10,10 +10,10 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     case left = 8
 
     /// Whether applying the orientation swaps width and height.
-    public var swapsDimensions: Bool { rawValue >= 5 }
+    package var swapsDimensions: Bool { rawValue >= 5 }
 
     /// Reads the orientation from a JPEG's APP1 Exif segment; `.up` when there is none or it is malformed.
-    public static func read(fromJPEG data: [UInt8]) -> EXIFOrientation {
+    package static func read(fromJPEG data: [UInt8]) -> EXIFOrientation {
         var offset = 2  // after SOI
         while offset + 4 <= data.count {
             guard data[offset] == 0xFF else { return .up }
@@ -63,7 +63,7 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
 
 extension PixelBuffer {
     /// The image turned so that it looks upright, per the EXIF orientation.
-    public func applying(_ orientation: EXIFOrientation) -> PixelBuffer {
+    package func applying(_ orientation: EXIFOrientation) -> PixelBuffer {
         if orientation == .up { return self }
         let outWidth = orientation.swapsDimensions ? height : width
         let outHeight = orientation.swapsDimensions ? width : height

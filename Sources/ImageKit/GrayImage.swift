@@ -1,12 +1,12 @@
 /// An 8-bit single-channel image, row-major, one byte per pixel.
-public struct GrayImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct GrayImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height` bytes, rows top to bottom.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// Makes an image from existing pixels; nil when the byte count does not match the size.
-    public init?(width: Int, height: Int, pixels: [UInt8]) {
+    package init?(width: Int, height: Int, pixels: [UInt8]) {
         guard width > 0, height > 0, pixels.count == width * height else { return nil }
         self.width = width
         self.height = height
@@ -14,7 +14,7 @@ public struct GrayImage: Sendable, Equatable {
     }
 
     /// Luma (BT.601) of an RGB buffer.
-    public init(_ buffer: PixelBuffer) {
+    package init(_ buffer: PixelBuffer) {
         width = buffer.width
         height = buffer.height
         pixels = buffer.luminance().map { UInt8(max(0, min(255, $0.rounded()))) }
@@ -25,7 +25,7 @@ extension JPEGDecoder {
     /// Decodes straight to grayscale with DCT scale 1/`scaleDenominator` (1, 2, 4 or 8): a third of
     /// the memory of RGB, for readers that only need luma. `maxPixels` bounds the source size, `limits` the
     /// scans, the coefficient buffer and the time (`.overLimit`).
-    public static func decodeGray(
+    package static func decodeGray(
         _ data: [UInt8], scaleDenominator: Int, maxPixels: Int = 0, limits: JPEGDecodeLimits = .standard
     ) throws(ImageError) -> GrayImage {
         let decoded = try decodePixels(

@@ -1,5 +1,5 @@
 /// Why an image could not be read, prepared or written.
-public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input has no bytes.
     case empty
     /// The bytes are an image format other than JPEG.
@@ -20,7 +20,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libjpeg could not encode.
     case encodeFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "the file is empty (0 bytes)"
         case .unsupportedFormat(let format):

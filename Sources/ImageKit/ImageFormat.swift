@@ -1,9 +1,9 @@
 /// An image container format, recognised by its magic bytes (never by file name or header).
-public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
+package enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     case jpeg, png, gif, webp, heic, avif, bmp, tiff
 
     /// A name for people.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .jpeg: "JPEG"
         case .png: "PNG"
@@ -17,7 +17,7 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     }
 
     /// The format the bytes start with, or nil when none is recognised.
-    public static func detect<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8, Bytes.Index == Int {
+    package static func detect<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8, Bytes.Index == Int {
         func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[bytes.startIndex + i] : nil }
         func matches(_ offset: Int, _ signature: [UInt8]) -> Bool {
             guard bytes.count >= offset + signature.count else { return false }

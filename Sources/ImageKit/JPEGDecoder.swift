@@ -1,37 +1,37 @@
 import CJPEGShim
 
 /// A JPEG decoded by libjpeg, possibly DCT-scaled, with the size recorded in the file.
-public struct DecodedJPEG: Sendable {
+package struct DecodedJPEG: Sendable {
     /// The decoded pixels (after DCT scaling, before any orientation fix).
-    public var image: PixelBuffer
+    package var image: PixelBuffer
     /// Width and height stored in the file.
-    public var sourceWidth: Int
-    public var sourceHeight: Int
+    package var sourceWidth: Int
+    package var sourceHeight: Int
     /// The DCT scale denominator used (1, 2, 4 or 8).
-    public var scaleDenominator: Int
+    package var scaleDenominator: Int
 }
 
 /// The size and colour components a JPEG header declares, and what decoding it costs.
-public struct JPEGHeader: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var components: Int
+package struct JPEGHeader: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var components: Int
     /// A progressive JPEG (its scans refine the whole image one after another).
-    public var progressive: Bool
+    package var progressive: Bool
     /// Bytes of the whole-image coefficient buffer libjpeg allocates to decode it at any DCT scale: 0 for
     /// a single-scan (baseline) JPEG, about 2 bytes per pixel per full-resolution component otherwise.
-    public var coefficientBufferBytes: Int
+    package var coefficientBufferBytes: Int
     /// Start-of-scan markers in the data (1 for a baseline JPEG, about 10 for a progressive photo).
-    public var scans: Int
+    package var scans: Int
     /// Arithmetic entropy coding (SOF9–SOF15), which no camera writes.
-    public var arithmeticCoding: Bool = false
+    package var arithmeticCoding: Bool = false
 }
 
 /// Decodes JPEG bytes with libjpeg(-turbo), using DCT scaling to reach a working size cheaply.
-public enum JPEGDecoder {
+package enum JPEGDecoder {
     /// Reads only the header (size, components, the coefficient buffer a decode needs) and counts the scans
     /// from the markers. No pixel or coefficient memory is allocated, nothing is decoded.
-    public static func readHeader(_ data: [UInt8]) throws(ImageError) -> JPEGHeader {
+    package static func readHeader(_ data: [UInt8]) throws(ImageError) -> JPEGHeader {
         try checkSignature(data)
         var header = bs_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
@@ -47,14 +47,14 @@ public enum JPEGDecoder {
 
     /// The memory a decode of `header` holds at its peak: the pixels it returns (RGB, or gray) at 1/`scaleDenominator`
     /// plus libjpeg's coefficient buffer (libjpeg's row buffers, a few hundred bytes per pixel of width, come on top).
-    public static func decodeMemory(of header: JPEGHeader, scaleDenominator: Int, gray: Bool = false) -> Int {
+    package static func decodeMemory(of header: JPEGHeader, scaleDenominator: Int, gray: Bool = false) -> Int {
         let denominator = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
         let width = (header.width + denominator - 1) / denominator, height = (header.height + denominator - 1) / denominator
         return width * height * (gray ? 1 : 3) + header.coefficientBufferBytes
     }
 
     /// The largest DCT scale denominator (1, 2, 4, 8) that keeps the long side at least `minimumLongSide`.
-    public static func scaleDenominator(sourceLongSide: Int, minimumLongSide: Int) -> Int {
+    package static func scaleDenominator(sourceLongSide: Int, minimumLongSide: Int) -> Int {
         var denominator = 1
         for candidate in [2, 4, 8] where sourceLongSide / candidate >= minimumLongSide {
             denominator = candidate
@@ -67,7 +67,7 @@ public enum JPEGDecoder {
     /// `strict` refuses data libjpeg can only decode with warnings: `.truncated` when the data ran out first,
     /// `.corruptData` for bad entropy data or stray markers. A truncated header is `.truncated` in any mode.
     /// `limits` bound the scans, the coefficient buffer and the time (`.overLimit`).
-    public static func decode(
+    package static func decode(
         _ data: [UInt8], scaleDenominator: Int = 1, maxPixels: Int = 0, strict: Bool = false, limits: JPEGDecodeLimits = .standard
     ) throws(ImageError) -> DecodedJPEG {
         let decoded = try decodePixels(
@@ -123,7 +123,7 @@ public enum JPEGDecoder {
 
     /// Decodes so the long side is at least `minimumLongSide` (or the full size if smaller), using the
     /// largest DCT scale that allows it.
-    public static func decode(
+    package static func decode(
         _ data: [UInt8], minimumLongSide: Int, maxPixels: Int = 0, strict: Bool = false, limits: JPEGDecodeLimits = .standard
     ) throws(ImageError) -> DecodedJPEG {
         let header = try readHeader(data)

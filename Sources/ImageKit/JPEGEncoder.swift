@@ -1,10 +1,10 @@
 import CJPEGShim
 
 /// Encodes pixels to a JPEG with libjpeg; the output carries no metadata at all (no EXIF, no GPS).
-public enum JPEGEncoder {
+package enum JPEGEncoder {
     /// Encodes at `quality` 1…100: baseline, or `progressive` with libjpeg's standard progression (what
     /// `cjpeg -progressive` writes: 10 scans).
-    public static func encode(_ image: PixelBuffer, quality: Int = 85, progressive: Bool = false) throws(ImageError) -> [UInt8] {
+    package static func encode(_ image: PixelBuffer, quality: Int = 85, progressive: Bool = false) throws(ImageError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)

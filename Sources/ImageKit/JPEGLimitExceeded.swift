@@ -1,5 +1,5 @@
 /// Which of a decode's `JPEGDecodeLimits` a JPEG went over.
-public enum JPEGLimitExceeded: Sendable, Equatable, CustomStringConvertible {
+package enum JPEGLimitExceeded: Sendable, Equatable, CustomStringConvertible {
     /// The JPEG has `found` scans (at least that many when libjpeg stopped it mid-decode), over `limit`.
     case scans(found: Int, limit: Int)
     /// Decoding needs `needed` bytes (its coefficient buffer, or all it holds where that is what is limited), over `limit`.
@@ -9,7 +9,7 @@ public enum JPEGLimitExceeded: Sendable, Equatable, CustomStringConvertible {
     /// The JPEG is arithmetic-coded (see `JPEGDecodeLimits.allowsArithmeticCoding`).
     case arithmeticCoding
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .scans(let found, let limit):
             "it has \(found > limit + 1 ? "\(found)" : "more than \(limit)") scans, over the limit of \(limit); a progressive photo has about 10"

@@ -5,9 +5,9 @@
 /// IPTC, ICC profiles, MPF previews, comments, every other APPn and anything after the end-of-image
 /// marker (some phones append a second photo there). A non-upright EXIF orientation comes back as a
 /// one-tag Exif segment, so a viewer or the scan service still turns the photo upright.
-public enum JPEGMetadataStripper {
+package enum JPEGMetadataStripper {
     /// The stripped copy, or nil when `data` is not a well-formed marker sequence (SOI … SOS … EOI).
-    public static func stripped(_ data: [UInt8], keeping orientation: EXIFOrientation) -> [UInt8]? {
+    package static func stripped(_ data: [UInt8], keeping orientation: EXIFOrientation) -> [UInt8]? {
         guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(data.count)
@@ -78,7 +78,7 @@ public enum JPEGMetadataStripper {
     }
 
     /// APP1 "Exif" holding one big-endian IFD with the orientation tag (0x0112, SHORT) only.
-    public static func exifSegment(_ orientation: EXIFOrientation) -> [UInt8] {
+    package static func exifSegment(_ orientation: EXIFOrientation) -> [UInt8] {
         let tiff: [UInt8] = [
             0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, first IFD at 8
             0x00, 0x01,  // one entry

@@ -1,6 +1,6 @@
 extension PixelBuffer {
     /// Draws the outline of a rectangle (pixel coordinates, clipped to the image).
-    public mutating func strokeRectangle(x: Int, y: Int, width w: Int, height h: Int, thickness: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
+    package mutating func strokeRectangle(x: Int, y: Int, width w: Int, height h: Int, thickness: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
         guard w > 0, h > 0, thickness > 0 else { return }
         let t = min(thickness, max(1, min(w, h) / 2))
         fillRectangle(x: x, y: y, width: w, height: t, color: color)
@@ -10,7 +10,7 @@ extension PixelBuffer {
     }
 
     /// Fills a rectangle (pixel coordinates, clipped to the image).
-    public mutating func fillRectangle(x: Int, y: Int, width w: Int, height h: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
+    package mutating func fillRectangle(x: Int, y: Int, width w: Int, height h: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }

@@ -7,7 +7,7 @@ extension PixelBuffer {
 
     /// Draws `number` centred on (`centerX`, `centerY`) in a filled label: digits `scale` pixels per
     /// glyph dot on a `background` box with a one-dot margin (clipped to the image).
-    public mutating func drawNumberLabel(
+    package mutating func drawNumberLabel(
         _ number: Int, centerX: Int, centerY: Int, scale: Int, color: (r: UInt8, g: UInt8, b: UInt8),
         background: (r: UInt8, g: UInt8, b: UInt8)
     ) {

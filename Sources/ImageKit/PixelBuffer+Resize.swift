@@ -1,6 +1,6 @@
 extension PixelBuffer {
     /// The size that fits `longSide` while keeping the aspect ratio; never larger than the image.
-    public func sizeFitting(longSide limit: Int) -> (width: Int, height: Int) {
+    package func sizeFitting(longSide limit: Int) -> (width: Int, height: Int) {
         guard limit > 0, longSide > limit else { return (width, height) }
         let scale = Double(limit) / Double(longSide)
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
@@ -10,7 +10,7 @@ extension PixelBuffer {
     /// reduction, so downscaling averages every source pixel (no aliasing). The horizontal pass is kept
     /// only for the source rows the current output row needs (a ring of rows, each computed once), not
     /// for the whole image: a 27 MP photo fitted to 4096 px held a 223 MB `Float` intermediate.
-    public func resized(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
+    package func resized(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
         let newWidth = max(1, newWidth), newHeight = max(1, newHeight)
         if newWidth == width && newHeight == height { return self }
         let xTaps = Self.taps(source: width, target: newWidth)
@@ -65,7 +65,7 @@ extension PixelBuffer {
     }
 
     /// Downscaled so the long side is at most `longSide`; returned unchanged when already small enough.
-    public func fitted(longSide limit: Int) -> PixelBuffer {
+    package func fitted(longSide limit: Int) -> PixelBuffer {
         let size = sizeFitting(longSide: limit)
         return resized(width: size.width, height: size.height)
     }

@@ -1,12 +1,12 @@
 /// An 8-bit RGB image in memory, row-major, three bytes per pixel.
-public struct PixelBuffer: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct PixelBuffer: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height * 3` bytes: R, G, B for each pixel, rows top to bottom.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// Makes a buffer from existing pixels; nil when the byte count does not match the size.
-    public init?(width: Int, height: Int, pixels: [UInt8]) {
+    package init?(width: Int, height: Int, pixels: [UInt8]) {
         guard width > 0, height > 0, pixels.count == width * height * 3 else { return nil }
         self.width = width
         self.height = height
@@ -14,7 +14,7 @@ public struct PixelBuffer: Sendable, Equatable {
     }
 
     /// Makes a buffer filled with one colour.
-    public init(width: Int, height: Int, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) {
+    package init(width: Int, height: Int, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) {
         self.width = max(1, width)
         self.height = max(1, height)
         var bytes = [UInt8](repeating: 0, count: self.width * self.height * 3)
@@ -29,18 +29,18 @@ public struct PixelBuffer: Sendable, Equatable {
     }
 
     /// The longer of width and height.
-    public var longSide: Int { max(width, height) }
+    package var longSide: Int { max(width, height) }
 
     /// The colour at (x, y); the caller keeps x and y inside the image.
     @inlinable
-    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+    package func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let i = (y * width + x) * 3
         return (pixels[i], pixels[i + 1], pixels[i + 2])
     }
 
     /// Sets the colour at (x, y) when it lies inside the image.
     @inlinable
-    public mutating func setPixel(x: Int, y: Int, _ c: (r: UInt8, g: UInt8, b: UInt8)) {
+    package mutating func setPixel(x: Int, y: Int, _ c: (r: UInt8, g: UInt8, b: UInt8)) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let i = (y * width + x) * 3
         pixels[i] = c.r
@@ -49,7 +49,7 @@ public struct PixelBuffer: Sendable, Equatable {
     }
 
     /// Luma (BT.601) of every pixel, row-major, as Float in 0…255.
-    public func luminance() -> [Float] {
+    package func luminance() -> [Float] {
         var out = [Float](repeating: 0, count: width * height)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in

@@ -3,46 +3,46 @@ import Foundation
 import ImageKit
 
 /// A photo made ready for upload: within the server's limits, without metadata, upright or saying how to turn it.
-public struct PreparedImage: Sendable {
+package struct PreparedImage: Sendable {
     /// The JPEG to upload: no camera EXIF, no GPS, no XMP or comments. Either the original's compressed
     /// data copied as it is (`reencoded` false; a non-upright EXIF orientation kept as its only tag) or
     /// a baseline JFIF re-encode of the upright, resized pixels.
-    public var jpeg: [UInt8]
+    package var jpeg: [UInt8]
     /// Whether the pixels were decoded and encoded again (resized, or the original could not be copied).
-    public var reencoded: Bool
-    public var width: Int
-    public var height: Int
+    package var reencoded: Bool
+    package var width: Int
+    package var height: Int
     /// Size of the original as a viewer shows it (after EXIF orientation).
-    public var originalWidth: Int
-    public var originalHeight: Int
-    public var orientation: EXIFOrientation
+    package var originalWidth: Int
+    package var originalHeight: Int
+    package var orientation: EXIFOrientation
     /// Size of the file on disk.
-    public var originalBytes: Int
-    public var milliseconds: Double
+    package var originalBytes: Int
+    package var milliseconds: Double
 }
 
 /// Prepares photos with libjpeg: detects the format by magic bytes; a photo already within the long
 /// side and the byte limit is copied without its metadata (no decode, no generation loss: the service
 /// reads titles from exactly the pixels the camera stored); a larger one is decoded with DCT scaling
 /// straight to the size needed, turned upright, fitted to the long side and re-encoded.
-public struct ImagePreparer: Sendable {
+package struct ImagePreparer: Sendable {
     /// Long side to fit when the server recommends none.
-    public static let defaultLongSide = 1920
+    package static let defaultLongSide = 1920
     /// Largest source image (width × height) decoded at all unless told otherwise.
-    public static let defaultMaxSourcePixels = 250_000_000
+    package static let defaultMaxSourcePixels = 250_000_000
     /// JPEG quality of the upload unless told otherwise.
-    public static let defaultQuality = 85
+    package static let defaultQuality = 85
 
     /// Long side to fit (the server's recommendation, `defaultLongSide` without one); never upscales.
-    public var longSide: Int
+    package var longSide: Int
     /// Largest source image (width × height) bookscan will decode at all.
-    public var maxSourcePixels: Int
+    package var maxSourcePixels: Int
     /// JPEG quality of the upload.
-    public var quality: Int
+    package var quality: Int
     /// Largest upload the server accepts: a copied original above it is re-encoded instead.
-    public var maxBytes: Int
+    package var maxBytes: Int
 
-    public init(
+    package init(
         longSide: Int = defaultLongSide, maxSourcePixels: Int = defaultMaxSourcePixels, quality: Int = defaultQuality, maxBytes: Int = .max
     ) {
         self.longSide = max(16, longSide)
@@ -52,13 +52,13 @@ public struct ImagePreparer: Sendable {
     }
 
     /// Reads and prepares the file at `path`.
-    public func prepare(path: String) throws(PrepareError) -> PreparedImage {
+    package func prepare(path: String) throws(PrepareError) -> PreparedImage {
         let bytes = try InputFile.read(path)
         return try prepare(bytes: bytes)
     }
 
     /// Prepares JPEG bytes already in memory.
-    public func prepare(bytes: [UInt8]) throws(PrepareError) -> PreparedImage {
+    package func prepare(bytes: [UInt8]) throws(PrepareError) -> PreparedImage {
         let clock = ContinuousClock()
         let started = clock.now
         guard !bytes.isEmpty else { throw .empty }

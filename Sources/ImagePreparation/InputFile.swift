@@ -4,11 +4,11 @@ import Foundation
 /// missing path, a directory, no permission, an I/O error, and a file deleted, replaced or changed
 /// while it was being read (so half a file that vanished is never mistaken for a truncated JPEG).
 /// FIFOs and `/dev/fd/N` (shell process substitution) are read like files.
-public enum InputFile {
+package enum InputFile {
     /// Nothing bigger is read: no photo is this large, and `/dev/zero` must not fill memory.
-    public static let maxBytes = 1 << 30
+    package static let maxBytes = 1 << 30
 
-    public static func read(_ path: String, maxBytes: Int = InputFile.maxBytes) throws(PrepareError) -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int = InputFile.maxBytes) throws(PrepareError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw openError(errno) }
         defer { close(fd) }

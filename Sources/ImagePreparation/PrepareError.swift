@@ -1,7 +1,7 @@
 import ImageKit
 
 /// Why an input file could not be prepared for upload; each case has its own exit code.
-public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound
     case isDirectory
     /// Opening or reading failed: no permission, an I/O error, not a file one can read.
@@ -23,7 +23,7 @@ public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Encoding the prepared image failed.
     case encodeFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound: "no such file"
         case .isDirectory: "is a directory, not an image (use `bookscan batch DIR` for folders)"

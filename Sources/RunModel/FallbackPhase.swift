@@ -1,5 +1,5 @@
 /// Whether a fallback happened before any event arrived or in the middle of the scan.
-public enum FallbackPhase: String, Codable, Sendable, CaseIterable {
+package enum FallbackPhase: String, Codable, Sendable, CaseIterable {
     case beforeFirstEvent = "before_first_event"
     case midScan = "mid_scan"
 }

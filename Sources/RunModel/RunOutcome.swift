@@ -1,5 +1,5 @@
 /// How one image's run ended, as the CLI's exit code and the analytics log see it.
-public enum RunOutcome: String, Codable, Sendable, CaseIterable {
+package enum RunOutcome: String, Codable, Sendable, CaseIterable {
     case succeeded
     /// The service scanned it and the job failed (or was canceled).
     case failed

@@ -1,5 +1,5 @@
 /// Why the WebSocket (or the event stream) could not carry (part of) a job.
-public enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
+package enum SocketFailureReason: String, Codable, Sendable, CaseIterable {
     /// The upgrade was answered with an HTTP error status.
     case refused
     /// No open socket in time.

@@ -1,5 +1,5 @@
 /// The name of a ProgressStrategy, as the analytics log, `stats` and `--json` write it.
-public enum StrategyName: String, Codable, Sendable, CaseIterable {
+package enum StrategyName: String, Codable, Sendable, CaseIterable {
     /// The WebSocket carried the job to its end with no failure.
     case websocket
     /// The WebSocket carried the job to its end after reconnecting.
@@ -12,5 +12,5 @@ public enum StrategyName: String, Codable, Sendable, CaseIterable {
     case polling
 
     /// Whether the WebSocket carried the job (with or without a reconnect).
-    public var isWebSocket: Bool { self == .websocket || self == .websocketReconnected }
+    package var isWebSocket: Bool { self == .websocket || self == .websocketReconnected }
 }

@@ -1,5 +1,5 @@
 /// A transport that streams a job's events (the ladder's first two steps; polling is the third).
-public enum StreamTransport: String, Codable, Sendable, CaseIterable {
+package enum StreamTransport: String, Codable, Sendable, CaseIterable {
     case websocket
     /// Server-Sent Events.
     case sse
@@ -7,12 +7,12 @@ public enum StreamTransport: String, Codable, Sendable, CaseIterable {
 
 /// How one streaming transport failed first in a run: the reason, the HTTP status of a refusal,
 /// and whether it happened before any event or mid-scan.
-public struct TransportFailure: Codable, Sendable, Equatable {
-    public var reason: SocketFailureReason
-    public var status: Int?
-    public var phase: FallbackPhase
+package struct TransportFailure: Codable, Sendable, Equatable {
+    package var reason: SocketFailureReason
+    package var status: Int?
+    package var phase: FallbackPhase
 
-    public init(reason: SocketFailureReason, status: Int? = nil, phase: FallbackPhase) {
+    package init(reason: SocketFailureReason, status: Int? = nil, phase: FallbackPhase) {
         self.reason = reason
         self.status = status
         self.phase = phase

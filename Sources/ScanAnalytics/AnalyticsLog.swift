@@ -7,37 +7,37 @@ import ScanProtocol
 /// and so on, the live file becomes `<name>.1`, and only `keep` previous files are kept (`--analytics-keep`,
 /// config `analytics_keep`; 0 keeps none). Readers take the same lock shared, so they never read a
 /// rotation half done, and skip corrupt or partial lines and count them.
-public struct AnalyticsLog: Sendable {
-    public let path: String
-    public let rotateBytes: Int
+package struct AnalyticsLog: Sendable {
+    package let path: String
+    package let rotateBytes: Int
     /// Previous (rotated) files kept next to the live one.
-    public let keep: Int
+    package let keep: Int
 
     /// Rotated files kept unless told otherwise: with the default size, about 40 MB of history.
-    public static let defaultKeep = 4
+    package static let defaultKeep = 4
     /// The most rotated files a user may ask to keep.
-    public static let maximumKeep = 1000
+    package static let maximumKeep = 1000
     /// Size at which the live file is rotated unless told otherwise.
-    public static let defaultRotateBytes = 8 * 1024 * 1024
+    package static let defaultRotateBytes = 8 * 1024 * 1024
 
-    public init(path: String, rotateBytes: Int = defaultRotateBytes, keep: Int = defaultKeep) {
+    package init(path: String, rotateBytes: Int = defaultRotateBytes, keep: Int = defaultKeep) {
         self.path = path
         self.rotateBytes = rotateBytes
         self.keep = min(max(0, keep), Self.maximumKeep)
     }
 
     /// The `n`th previous file (`<name>.n`).
-    public func rotated(_ n: Int) -> String { "\(path).\(n)" }
+    package func rotated(_ n: Int) -> String { "\(path).\(n)" }
 
     /// `--analytics-log`, else `BOOKSCAN_ANALYTICS_LOG`, else `$XDG_STATE_HOME/bookscan/analytics.jsonl`.
-    public static func defaultPath(override: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(override: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let override, !override.isEmpty { return override }
         if let path = environment["BOOKSCAN_ANALYTICS_LOG"], !path.isEmpty { return path }
         return StateDirectory.path(environment: environment) + "/analytics.jsonl"
     }
 
     /// Appends one record as one line.
-    public func append(_ record: AnalyticsRecord) throws {
+    package func append(_ record: AnalyticsRecord) throws {
         var line = try WireCoding.encode(record)
         line.append(0x0A)
         try FileManager.default.createDirectory(
@@ -79,7 +79,7 @@ public struct AnalyticsLog: Sendable {
 
     /// Every readable record, oldest first (the oldest rotated file first), plus the number of lines
     /// skipped. Reads under the shared lock, so an append or a rotation is never seen half done.
-    public func read(includeRotated: Bool = true) -> (records: [AnalyticsRecord], skipped: Int) {
+    package func read(includeRotated: Bool = true) -> (records: [AnalyticsRecord], skipped: Int) {
         let locked = try? FileLock.withLock(path + ".lock", shared: true) { readUnlocked(includeRotated: includeRotated) }
         // No lock file can be made (a read-only directory): read anyway, nothing can be writing there.
         return locked ?? readUnlocked(includeRotated: includeRotated)

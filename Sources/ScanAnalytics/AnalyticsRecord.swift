@@ -2,7 +2,7 @@ import Foundation
 import RunModel
 
 /// A client other than the CLI that reports its runs to the service's analytics log.
-public enum AnalyticsClient: String, Codable, Sendable, Equatable {
+package enum AnalyticsClient: String, Codable, Sendable, Equatable {
     /// The web page of `bookscan serve`.
     case web
 }
@@ -12,40 +12,40 @@ public enum AnalyticsClient: String, Codable, Sendable, Equatable {
 /// records still read); never holds tokens or raw addresses. How the run went over the network is the
 /// run's `RunSummary`, embedded as the CLI's report has it and written flat (`record.polls`).
 @dynamicMemberLookup
-public struct AnalyticsRecord: Codable, Sendable, Equatable {
-    public static let currentSchemaVersion = 2
+package struct AnalyticsRecord: Codable, Sendable, Equatable {
+    package static let currentSchemaVersion = 2
 
-    public var schemaVersion: Int
-    public var timestamp: Date
-    public var jobId: String?
+    package var schemaVersion: Int
+    package var timestamp: Date
+    package var jobId: String?
     /// The command that ran the job: `scan`, `watch` or `batch`.
-    public var command: String
+    package var command: String
     /// The client that ran it: absent for the CLI, `web` for the page `serve` answers at `/` (`POST /v1/analytics`).
-    public var client: AnalyticsClient? = nil
+    package var client: AnalyticsClient? = nil
     /// `outcome`: `succeeded, failed, canceled, timed_out, stopped, input_error, rejected, unreachable, unauthorized,
     /// job_lost, socket_unavailable`; `strategy`: `websocket, websocket_reconnected, sse, polling_fallback, polling`, nil
     /// when nothing was tracked; `fallbackFrom`: the streaming transport the carrying path fell back from (`websocket`
     /// for `sse`; `websocket` or `sse` for `polling_fallback`; absent in version 1 records, where it is always the
     /// WebSocket), the fallback reason, status and phase its first failure; the counters and timings.
-    public var run: RunSummary
+    package var run: RunSummary
     /// Whether adaptive memory chose polling for this run.
-    public var adaptivePolling: Bool?
+    package var adaptivePolling: Bool?
     /// Whether adaptive memory started this run at the event stream (the WebSocket fails on this network).
-    public var adaptiveEventStream: Bool?
+    package var adaptiveEventStream: Bool?
     /// Result of the background WebSocket probe of an adaptive run.
-    public var probeSucceeded: Bool?
+    package var probeSucceeded: Bool?
     /// Event-stream (SSE) failures (absent in version 1 records).
-    public var streamFailures: Int?
+    package var streamFailures: Int?
     /// PUTs sent for the job, retries and the resubmission included (absent when nothing was uploaded, and in older records).
-    public var uploadAttempts: Int?
+    package var uploadAttempts: Int?
     /// 1 when the server lost the job (404, e.g. after a restart) and it was resubmitted with the same jobId and bytes.
-    public var resubmissions: Int?
-    public var spinesFound: Int?
+    package var resubmissions: Int?
+    package var spinesFound: Int?
     /// Hash of the network path (default route interface, gateway, gateway MAC, proxy settings).
-    public var network: String
+    package var network: String
     /// Hash of the server's scheme, host and port (`embedded` for the in-process service).
-    public var server: String
-    public var bookscanVersion: String
+    package var server: String
+    package var bookscanVersion: String
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, timestamp, jobId, command, client, adaptivePolling, adaptiveEventStream, probeSucceeded, streamFailures
@@ -54,7 +54,7 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
 
     /// The record of a run: `run` as the CLI's report has it; `jobId` nil when nothing was submitted
     /// (then the upload counters are left out too).
-    public init(
+    package init(
         run: RunSummary, jobId: UUID?, streamFailures: Int, uploadAttempts: Int, resubmissions: Int, spinesFound: Int?, command: String,
         network: String, server: String, version: String, timestamp: Date = Date(), adaptivePolling: Bool? = nil,
         adaptiveEventStream: Bool? = nil, probeSucceeded: Bool? = nil
@@ -76,7 +76,7 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         bookscanVersion = version
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
         timestamp = try c.decode(Date.self, forKey: .timestamp)
@@ -96,7 +96,7 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
         bookscanVersion = try c.decode(String.self, forKey: .bookscanVersion)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try run.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(schemaVersion, forKey: .schemaVersion)
@@ -117,7 +117,7 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     }
 
     /// The run summary's fields, read and written as the record's own.
-    public subscript<Value>(dynamicMember field: WritableKeyPath<RunSummary, Value>) -> Value {
+    package subscript<Value>(dynamicMember field: WritableKeyPath<RunSummary, Value>) -> Value {
         get { run[keyPath: field] }
         set { run[keyPath: field] = newValue }
     }
@@ -125,29 +125,29 @@ public struct AnalyticsRecord: Codable, Sendable, Equatable {
     /// Whether this run tried the WebSocket at all: it was classified as carried by it or as
     /// falling back from it (to the event stream or to polling), or `--strategy websocket` could not
     /// get it to carry the job. A run that adaptive memory started at the event stream did not.
-    public var triedWebSocket: Bool {
+    package var triedWebSocket: Bool {
         if adaptiveEventStream == true { return false }
         return (run.strategy?.isWebSocket ?? false) || (run.strategy == .sse && run.fallbackFrom == .websocket)
             || run.strategy == .pollingFallback
             || (run.outcome == .socketUnavailable && (streamFailures ?? 0) == 0)
     }
     /// Whether this run tried the event stream: it carried the end, or polling fell back from it.
-    public var triedEventStream: Bool { run.strategy == .sse || (run.strategy == .pollingFallback && run.fallbackFrom == .sse) }
+    package var triedEventStream: Bool { run.strategy == .sse || (run.strategy == .pollingFallback && run.fallbackFrom == .sse) }
     /// Whether the event stream carried the job to its end.
-    public var eventStreamCarried: Bool { run.strategy == .sse && reachedEnd }
+    package var eventStreamCarried: Bool { run.strategy == .sse && reachedEnd }
     /// Whether the WebSocket failed in this run (polling from the event stream means it failed first,
     /// unless adaptive memory skipped it).
-    public var webSocketFailed: Bool {
+    package var webSocketFailed: Bool {
         guard adaptiveEventStream != true else { return false }
         return (run.strategy == .sse && run.fallbackFrom == .websocket) || run.strategy == .pollingFallback
     }
     /// Whether the job reached its end (succeeded, failed or canceled on the server).
-    public var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(run.outcome) }
+    package var reachedEnd: Bool { [.succeeded, .failed, .canceled].contains(run.outcome) }
     /// Whether the WebSocket carried the job to its end.
-    public var webSocketCarried: Bool { (run.strategy?.isWebSocket ?? false) && reachedEnd }
+    package var webSocketCarried: Bool { (run.strategy?.isWebSocket ?? false) && reachedEnd }
     /// Whether a job was submitted and followed (the upload was accepted, or a path carried it).
-    public var wasTracked: Bool { run.strategy != nil || run.uploadSeconds != nil }
+    package var wasTracked: Bool { run.strategy != nil || run.uploadSeconds != nil }
     /// Whether the run stopped watching before the job ended (timed out or interrupted): such a run
     /// says nothing about completion or about the WebSocket, so the rates leave it out.
-    public var stoppedWatching: Bool { run.outcome == .timedOut || run.outcome == .stopped }
+    package var stoppedWatching: Bool { run.outcome == .timedOut || run.outcome == .stopped }
 }

@@ -9,23 +9,23 @@ import Foundation
 /// The gateway MAC is only in the ARP cache while the kernel remembers it. So that a cold cache does
 /// not make a known network look new, the MAC last seen for a gateway is remembered
 /// (`knownGatewayMACs`, kept by `current()` in the state directory) and used when ARP has none.
-public struct NetworkFingerprint: Sendable, Equatable {
+package struct NetworkFingerprint: Sendable, Equatable {
     /// 16 hex digits.
-    public let id: String
+    package let id: String
     /// The interface of the default route (e.g. `eth0`), for display; not part of any record.
-    public let interface: String?
+    package let interface: String?
     /// The IPv4 gateway (as `interface|address`) and the MAC seen for it, for `knownGatewayMACs`; nil when unknown.
-    public let gatewayMAC: (gateway: String, mac: String)?
+    package let gatewayMAC: (gateway: String, mac: String)?
 
-    public static func == (a: NetworkFingerprint, b: NetworkFingerprint) -> Bool { a.id == b.id && a.interface == b.interface }
+    package static func == (a: NetworkFingerprint, b: NetworkFingerprint) -> Bool { a.id == b.id && a.interface == b.interface }
 
     /// The file `current()` keeps gateway MACs in.
-    public static func gatewayMACsPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func gatewayMACsPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         StateDirectory.path(environment: environment) + "/gateways.json"
     }
 
     /// Reads the live system (and remembers the gateway's MAC for when the ARP cache is cold).
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> NetworkFingerprint {
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> NetworkFingerprint {
         let route = (try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)) ?? ""
         let ipv6Route = (try? String(contentsOfFile: "/proc/net/ipv6_route", encoding: .utf8)) ?? ""
         let arp = (try? String(contentsOfFile: "/proc/net/arp", encoding: .utf8)) ?? ""
@@ -46,7 +46,7 @@ public struct NetworkFingerprint: Sendable, Equatable {
 
     /// Computes the fingerprint from the contents of `/proc/net/route`, `/proc/net/ipv6_route` and
     /// `/proc/net/arp`; `knownGatewayMACs` supplies a gateway's MAC when the ARP cache has none.
-    public static func make(
+    package static func make(
         route: String, ipv6Route: String = "", arp: String, environment: [String: String], knownGatewayMACs: [String: String] = [:]
     ) -> NetworkFingerprint {
         var interface: String?
@@ -96,7 +96,7 @@ public struct NetworkFingerprint: Sendable, Equatable {
     }
 
     /// A 16-hex-digit hash of a server URL's scheme, host and port (`embedded` for the in-process service).
-    public static func serverID(_ baseURL: String?) -> String {
+    package static func serverID(_ baseURL: String?) -> String {
         guard let baseURL, let url = URL(string: baseURL), let host = url.host else { return "embedded" }
         let material = "\(url.scheme ?? "http")://\(host.lowercased()):\(url.port ?? (url.scheme == "https" ? 443 : 80))"
         return SHA256.hash(data: Array(material.utf8)).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()

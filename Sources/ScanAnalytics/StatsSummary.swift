@@ -2,25 +2,25 @@ import RunModel
 import Foundation
 
 /// How records are grouped by `bookscan stats --by`.
-public enum StatsGrouping: String, Codable, Sendable, CaseIterable {
+package enum StatsGrouping: String, Codable, Sendable, CaseIterable {
     case strategy, network, day, server
 }
 
 /// The success-rate summary `bookscan stats` prints; the formulas are documented in `Analytics/README.md`.
-public struct StatsSummary: Codable, Sendable, Equatable {
+package struct StatsSummary: Codable, Sendable, Equatable {
     /// Targets the rates are judged against.
-    public static let webSocketTarget = 0.95
-    public static let fallbackTarget = 0.05
-    public static let completionTarget = 0.99
+    package static let webSocketTarget = 0.95
+    package static let fallbackTarget = 0.05
+    package static let completionTarget = 0.99
 
-    public struct Rate: Codable, Sendable, Equatable {
-        public var numerator: Int
-        public var denominator: Int
+    package struct Rate: Codable, Sendable, Equatable {
+        package var numerator: Int
+        package var denominator: Int
         /// nil when the denominator is 0.
-        public var value: Double?
-        public var target: Double
+        package var value: Double?
+        package var target: Double
         /// Whether the target is met (`value ≥ target`, or `< target` for the fallback rate); nil without data.
-        public var met: Bool?
+        package var met: Bool?
 
         init(_ numerator: Int, _ denominator: Int, target: Double, lowerIsBetter: Bool = false) {
             self.numerator = numerator
@@ -31,41 +31,41 @@ public struct StatsSummary: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Timing: Codable, Sendable, Equatable {
-        public var count: Int
-        public var p50: Double?
-        public var p95: Double?
+    package struct Timing: Codable, Sendable, Equatable {
+        package var count: Int
+        package var p50: Double?
+        package var p95: Double?
     }
 
-    public struct Group: Codable, Sendable, Equatable {
-        public var key: String
-        public var runs: Int
-        public var completion: Rate
-        public var webSocketSuccess: Rate
-        public var eventStreamSuccess: Rate
-        public var pollingFallback: Rate
+    package struct Group: Codable, Sendable, Equatable {
+        package var key: String
+        package var runs: Int
+        package var completion: Rate
+        package var webSocketSuccess: Rate
+        package var eventStreamSuccess: Rate
+        package var pollingFallback: Rate
         /// The adaptive-memory verdict for a network group, when asked for.
-        public var verdict: String?
+        package var verdict: String?
     }
 
-    public var runs: Int
-    public var skippedLines: Int
-    public var completion: Rate
-    public var webSocketSuccess: Rate
+    package var runs: Int
+    package var skippedLines: Int
+    package var completion: Rate
+    package var webSocketSuccess: Rate
     /// Runs the event stream (SSE) carried to their end / runs that tried it.
-    public var eventStreamSuccess: Rate
-    public var pollingFallback: Rate
+    package var eventStreamSuccess: Rate
+    package var pollingFallback: Rate
     /// Tracked runs that stopped watching before the job ended, kept out of every rate.
-    public var timedOut: Int
-    public var interrupted: Int
+    package var timedOut: Int
+    package var interrupted: Int
     /// Seconds from upload accepted to first event, per strategy.
-    public var firstEvent: [String: Timing]
+    package var firstEvent: [String: Timing]
     /// Total seconds per strategy.
-    public var total: [String: Timing]
+    package var total: [String: Timing]
     /// Fallback reasons (`reason` or `refused 503`, with the phase) and how often.
-    public var fallbackReasons: [String: Int]
-    public var groupedBy: StatsGrouping
-    public var groups: [Group]
+    package var fallbackReasons: [String: Int]
+    package var groupedBy: StatsGrouping
+    package var groups: [Group]
 
     /// Computes every number from the records.
     ///
@@ -75,7 +75,7 @@ public struct StatsSummary: Codable, Sendable, Equatable {
     /// - polling fallback = `polling_fallback` runs / runs that tried the WebSocket or the event stream
     ///
     /// Runs that timed out or were interrupted are in no denominator (counted on their own).
-    public init(records: [AnalyticsRecord], skippedLines: Int, groupedBy: StatsGrouping, verdicts: [String: String] = [:]) {
+    package init(records: [AnalyticsRecord], skippedLines: Int, groupedBy: StatsGrouping, verdicts: [String: String] = [:]) {
         runs = records.count
         self.skippedLines = skippedLines
         (completion, webSocketSuccess, eventStreamSuccess, pollingFallback) = Self.rates(records)
@@ -127,7 +127,7 @@ public struct StatsSummary: Codable, Sendable, Equatable {
 
     /// The adaptive-memory verdict per network for `--by network`: one server's verdict never
     /// replaces another's on the same network (each is named by its server when there are several).
-    public static func networkVerdicts(_ entries: [StrategyMemory.Entry], now: Date = Date()) -> [String: String] {
+    package static func networkVerdicts(_ entries: [StrategyMemory.Entry], now: Date = Date()) -> [String: String] {
         Dictionary(grouping: entries, by: \.network).mapValues { group in
             func verdict(_ entry: StrategyMemory.Entry) -> String { entry.describe(at: now) }
             let sorted = group.sorted { $0.server < $1.server }

@@ -7,15 +7,15 @@ import Foundation
 /// background probe) clears its verdict. The ladder then starts at the first transport not skipped:
 /// WebSocket, event stream, polling. Stored as JSON in the state directory, written atomically (temp
 /// file + rename) under a lock; a corrupt file is ignored with a warning and rebuilt.
-public struct StrategyMemory: Sendable {
+package struct StrategyMemory: Sendable {
     /// What is remembered about one transport.
-    public struct Verdict: Codable, Sendable, Equatable {
-        public var consecutiveFailures: Int
+    package struct Verdict: Codable, Sendable, Equatable {
+        package var consecutiveFailures: Int
         /// Skip the transport until then.
-        public var avoidUntil: Date?
-        public var lastReason: String?
+        package var avoidUntil: Date?
+        package var lastReason: String?
 
-        public init(consecutiveFailures: Int = 0, avoidUntil: Date? = nil, lastReason: String? = nil) {
+        package init(consecutiveFailures: Int = 0, avoidUntil: Date? = nil, lastReason: String? = nil) {
             self.consecutiveFailures = consecutiveFailures
             self.avoidUntil = avoidUntil
             self.lastReason = lastReason
@@ -25,14 +25,14 @@ public struct StrategyMemory: Sendable {
     }
 
     /// What is remembered for one (network, server).
-    public struct Entry: Codable, Sendable, Equatable {
-        public var network: String
-        public var server: String
-        public var webSocket: Verdict
-        public var eventStream: Verdict
-        public var updatedAt: Date
+    package struct Entry: Codable, Sendable, Equatable {
+        package var network: String
+        package var server: String
+        package var webSocket: Verdict
+        package var eventStream: Verdict
+        package var updatedAt: Date
 
-        public init(network: String, server: String, webSocket: Verdict = .init(), eventStream: Verdict = .init(), updatedAt: Date) {
+        package init(network: String, server: String, webSocket: Verdict = .init(), eventStream: Verdict = .init(), updatedAt: Date) {
             self.network = network
             self.server = server
             self.webSocket = webSocket
@@ -44,7 +44,7 @@ public struct StrategyMemory: Sendable {
         /// Version 1 kept only the WebSocket's verdict, flat in the entry.
         private enum VersionOneKeys: String, CodingKey { case consecutiveFailures, preferPollingUntil, lastReason }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             network = try c.decode(String.self, forKey: .network)
             server = try c.decode(String.self, forKey: .server)
@@ -61,7 +61,7 @@ public struct StrategyMemory: Sendable {
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(network, forKey: .network)
             try c.encode(server, forKey: .server)
@@ -71,13 +71,13 @@ public struct StrategyMemory: Sendable {
         }
 
         /// Where the ladder starts on this network now.
-        public func preference(at now: Date) -> Preference {
+        package func preference(at now: Date) -> Preference {
             guard webSocket.avoids(at: now) else { return .ladder }
             return eventStream.avoids(at: now) ? .polling : .eventStreamFirst
         }
 
         /// The verdict in words (`memory show`, `stats --by network`).
-        public func describe(at now: Date) -> String {
+        package func describe(at now: Date) -> String {
             func part(_ name: String, _ verdict: Verdict) -> String {
                 if let until = verdict.avoidUntil, until > now { return "\(name) skipped until \(until.formatted(.iso8601))" }
                 let failures = verdict.consecutiveFailures
@@ -88,7 +88,7 @@ public struct StrategyMemory: Sendable {
     }
 
     /// Where a run's ladder starts.
-    public enum Preference: String, Sendable {
+    package enum Preference: String, Sendable {
         /// WebSocket, then the event stream, then polling.
         case ladder = "websocket first"
         /// The WebSocket fails here: the event stream, then polling.
@@ -102,28 +102,28 @@ public struct StrategyMemory: Sendable {
         var entries: [String: Entry] = [:]
     }
 
-    public static let failuresToAvoid = 2
-    public static let verdictLifetime: TimeInterval = 7 * 24 * 3600
+    package static let failuresToAvoid = 2
+    package static let verdictLifetime: TimeInterval = 7 * 24 * 3600
 
-    public let path: String
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         StateDirectory.path(environment: environment) + "/strategy-memory.json"
     }
 
     /// Where the ladder starts now for this network and server.
-    public func preference(network: String, server: String, now: Date = Date()) -> Preference {
+    package func preference(network: String, server: String, now: Date = Date()) -> Preference {
         load().file.entries[Self.key(network, server)]?.preference(at: now) ?? .ladder
     }
 
     /// Learns from one run's record; returns the entry after the update (nil when the record says
     /// nothing about either streaming transport).
     @discardableResult
-    public func learn(from record: AnalyticsRecord, now: Date = Date()) throws -> Entry? {
+    package func learn(from record: AnalyticsRecord, now: Date = Date()) throws -> Entry? {
         let serverFault = Self.isServerFault(record)
         let webSocket: Bool? =
             record.webSocketCarried || record.probeSucceeded == true ? true : (record.webSocketFailed && !serverFault ? false : nil)
@@ -155,7 +155,7 @@ public struct StrategyMemory: Sendable {
     }
 
     /// All live entries (expired verdicts are dropped), and a warning when the file was corrupt.
-    public func entries(now: Date = Date()) -> (entries: [Entry], warning: String?) {
+    package func entries(now: Date = Date()) -> (entries: [Entry], warning: String?) {
         let (file, warning) = load()
         let live = file.entries.values.map { entry in
             var entry = entry
@@ -169,7 +169,7 @@ public struct StrategyMemory: Sendable {
 
     /// Forgets everything, or one network.
     @discardableResult
-    public func forget(network: String? = nil) throws -> Int {
+    package func forget(network: String? = nil) throws -> Int {
         try FileLock.withLock(path + ".lock") {
             var file = load().file
             let before = file.entries.count

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 
 /// Runs blocking work (a libcurl transfer, a socket read) on a thread of its own, never on the
 /// cooperative pool, and hands its result to the awaiting task.
-public enum BlockingThread {
+package enum BlockingThread {
     /// Runs `body` on a new thread and returns what it returns.
     ///
     /// The result travels through the continuation, and both sides also pass through one lock:
@@ -11,7 +11,7 @@ public enum BlockingThread {
     /// synchronisation, and reported every array the thread had built as a data race with the task
     /// that read it (reproduced without project code; RELIABILITY.md, Sanitizers). The lock is
     /// uncontended and costs nothing measurable next to a thread start.
-    public static func run<T: Sendable>(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> T) async -> T {
+    package static func run<T: Sendable>(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> T) async -> T {
         let handoff = NIOLock()
         let value = await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             let thread = Thread {

@@ -7,27 +7,27 @@ import Synchronization
 /// resumes the caller when done. Easy handles are reused (`CurlHandlePool`), so the requests of a run
 /// share one kept-alive connection and TLS session. TLS verification is always on; proxies come from the usual environment
 /// variables; `Expect: 100-continue` is disabled (libcurl would otherwise stall 1 s on bodies > 1 MiB).
-public struct CurlHTTPClient: Sendable {
+package struct CurlHTTPClient: Sendable {
     /// Transfer settings.
-    public struct Configuration: Sendable {
-        public var connectTimeout: Duration
+    package struct Configuration: Sendable {
+        package var connectTimeout: Duration
         /// Abort when fewer than `lowSpeedBytes` per second move for `lowSpeedTime`.
-        public var lowSpeedBytes: Int
-        public var lowSpeedTime: Duration
+        package var lowSpeedBytes: Int
+        package var lowSpeedTime: Duration
         /// Bound on a whole exchange; nil for none.
-        public var totalTimeout: Duration?
+        package var totalTimeout: Duration?
         /// A PEM bundle of extra CA certificates to trust (a private CA).
-        public var caCertificatePath: String?
+        package var caCertificatePath: String?
         /// The largest response body read whole (`send`); a larger one ends the transfer with
         /// `HTTPTransportError.Kind.responseTooLarge`. Streamed responses (`stream`) are not bounded here:
         /// their consumer bounds each event.
-        public var maxResponseBytes: Int
+        package var maxResponseBytes: Int
 
         /// The default `maxResponseBytes`: 4 MiB, as large as the largest WebSocket message the client
         /// accepts. A protocol answer is far smaller: the result of a 172-book shelf is 80 KB.
-        public static let defaultMaxResponseBytes = 4 << 20
+        package static let defaultMaxResponseBytes = 4 << 20
 
-        public init(
+        package init(
             connectTimeout: Duration = .seconds(10), lowSpeedBytes: Int = 1, lowSpeedTime: Duration = .seconds(30),
             totalTimeout: Duration? = nil, caCertificatePath: String? = nil, maxResponseBytes: Int = defaultMaxResponseBytes
         ) {
@@ -40,10 +40,10 @@ public struct CurlHTTPClient: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let handles = CurlHandlePool()
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         _ = Self.globalInit
         self.configuration = configuration
     }
@@ -52,7 +52,7 @@ public struct CurlHTTPClient: Sendable {
 
     /// Performs the request. `uploadProgress(sent, total)` is called from the transfer thread.
     /// Task cancellation aborts the transfer.
-    public func send(
+    package func send(
         _ request: HTTPRequestData, uploadProgress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws(HTTPTransportError) -> HTTPResponseData {
         try await perform(CurlTransfer(request: request, configuration: configuration, uploadProgress: uploadProgress))
@@ -82,7 +82,7 @@ extension CurlHTTPClient {
     /// status and headers once, before the first body byte, then the body bytes chunk by chunk, on the
     /// transfer thread. Returns the status when the response ends. No low-speed or total limit applies
     /// (the caller watches for silence); task cancellation aborts the transfer within about a second.
-    public func stream(_ request: HTTPRequestData, into sink: HTTPStreamSink) async throws(HTTPTransportError) -> Int {
+    package func stream(_ request: HTTPRequestData, into sink: HTTPStreamSink) async throws(HTTPTransportError) -> Int {
         var streaming = configuration
         streaming.lowSpeedBytes = 0
         streaming.totalTimeout = nil
@@ -91,13 +91,13 @@ extension CurlHTTPClient {
 }
 
 /// Receives a streamed response as it arrives, on the transfer thread.
-public struct HTTPStreamSink: Sendable {
+package struct HTTPStreamSink: Sendable {
     /// The status and headers (names lower-cased), once, before the first body byte.
-    public var head: @Sendable (Int, [String: String]) -> Void
+    package var head: @Sendable (Int, [String: String]) -> Void
     /// Body bytes, as they arrive.
-    public var body: @Sendable ([UInt8]) -> Void
+    package var body: @Sendable ([UInt8]) -> Void
 
-    public init(head: @escaping @Sendable (Int, [String: String]) -> Void, body: @escaping @Sendable ([UInt8]) -> Void) {
+    package init(head: @escaping @Sendable (Int, [String: String]) -> Void, body: @escaping @Sendable ([UInt8]) -> Void) {
         self.head = head
         self.body = body
     }

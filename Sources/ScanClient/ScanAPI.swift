@@ -2,14 +2,14 @@ import Foundation
 import ScanProtocol
 
 /// Typed calls of protocol v1 over libcurl: limits, upload (with retries), status, cancel.
-public struct ScanAPI: Sendable {
+package struct ScanAPI: Sendable {
     /// `http(s)://host:port`, no trailing slash.
-    public let baseURL: String
-    public let token: String?
-    public let http: CurlHTTPClient
-    public let uploadRetry: RetryPolicy
+    package let baseURL: String
+    package let token: String?
+    package let http: CurlHTTPClient
+    package let uploadRetry: RetryPolicy
 
-    public init(baseURL: String, token: String?, http: CurlHTTPClient = .init(), uploadRetry: RetryPolicy = .init()) {
+    package init(baseURL: String, token: String?, http: CurlHTTPClient = .init(), uploadRetry: RetryPolicy = .init()) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
         self.http = http
@@ -17,13 +17,13 @@ public struct ScanAPI: Sendable {
     }
 
     /// `GET /v1/limits`.
-    public func limits() async throws(ScanAPIError) -> ServiceLimits {
+    package func limits() async throws(ScanAPIError) -> ServiceLimits {
         try decode(ServiceLimits.self, try await call("GET", Routes.limits))
     }
 
     /// `PUT /v1/scans/{jobId}`, retried on connection errors and 429/502/503/504 (the PUT is
     /// idempotent by jobId, so a retry never makes a second job). `progress(sent, total)` follows the body.
-    public func upload(
+    package func upload(
         jobId: UUID, jpeg: [UInt8], continuingAfter: Int = 0, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onRetry: (@Sendable (Int, ScanAPIError, Duration) -> Void)? = nil
     ) async throws(ScanAPIError) -> JobSnapshot {
@@ -53,7 +53,7 @@ public struct ScanAPI: Sendable {
     }
 
     /// `GET /v1/scans/{jobId}` as the tracker consumes it.
-    public func poll(jobId: UUID) async -> PollOutcome {
+    package func poll(jobId: UUID) async -> PollOutcome {
         do {
             let response = try await http.send(request("GET", Routes.scan(jobId)))
             if response.status != 200, response.status != 404, let wait = RetryAfter.parse(response.header("retry-after")) {
@@ -69,19 +69,19 @@ public struct ScanAPI: Sendable {
     }
 
     /// `GET /v1/scans/{jobId}`.
-    public func status(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
+    package func status(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
         try decode(JobSnapshot.self, try await call("GET", Routes.scan(jobId)))
     }
 
     /// `DELETE /v1/scans/{jobId}`.
-    public func cancel(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
+    package func cancel(jobId: UUID) async throws(ScanAPIError) -> JobSnapshot {
         try decode(JobSnapshot.self, try await call("DELETE", Routes.scan(jobId)))
     }
 
     /// The status a plain GET of the events route gets: after a refused upgrade, this says why
     /// (401, 404, 503 …), since a WebSocket client only learns that the upgrade failed. It goes over a
     /// new connection, as the WebSocket did: a proxy judges a connection by its first request.
-    public func probeEventsRoute(jobId: UUID) async -> Int? {
+    package func probeEventsRoute(jobId: UUID) async -> Int? {
         var probe = request("GET", Routes.events(jobId, after: 0))
         probe.freshConnection = true
         return try? await http.send(probe).status
@@ -100,10 +100,10 @@ public struct ScanAPI: Sendable {
     }
 
     /// The `ws://` or `wss://` URL of a job's events.
-    public func eventsURL(jobId: UUID, after: Int) -> String { socketBase + Routes.events(jobId, after: after) }
+    package func eventsURL(jobId: UUID, after: Int) -> String { socketBase + Routes.events(jobId, after: after) }
 
     /// The multiplexed events WebSocket (`/v1/events`), with `jobs` subscribed from the start.
-    public func multiplexedEventsURL(jobs: [JobCursor] = []) -> String { socketBase + Routes.multiplexedEvents(jobs) }
+    package func multiplexedEventsURL(jobs: [JobCursor] = []) -> String { socketBase + Routes.multiplexedEvents(jobs) }
 
     /// `baseURL` with the WebSocket scheme.
     private var socketBase: String {

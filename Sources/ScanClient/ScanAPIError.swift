@@ -1,7 +1,7 @@
 import ScanProtocol
 
 /// Why a call to the scan service failed.
-public enum ScanAPIError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ScanAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The service answered with an error status (and usually a protocol error body).
     case http(status: Int, ErrorBody?)
     /// No answer: the connection failed, was reset or timed out.
@@ -9,7 +9,7 @@ public enum ScanAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The answer was not the protocol message expected.
     case badResponse(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .http(let status, let body): body.map { "HTTP \(status): \($0.message)" } ?? "HTTP \(status)"
         case .transport(let error): error.message
@@ -18,7 +18,7 @@ public enum ScanAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The HTTP status, when there was a response.
-    public var status: Int? {
+    package var status: Int? {
         if case .http(let status, _) = self { status } else { nil }
     }
 }

@@ -7,28 +7,28 @@ import ScanProtocol
 /// network is its `RunSummary` (read through as if its fields were the report's own: `report.polls`),
 /// which the analytics record embeds as it is.
 @dynamicMemberLookup
-public struct ScanReport: Codable, Sendable {
-    public var image: String
-    public var jobId: UUID?
-    public var state: JobState?
+package struct ScanReport: Codable, Sendable {
+    package var image: String
+    package var jobId: UUID?
+    package var state: JobState?
     /// How the run went over the network (encoded flat, beside the report's own fields).
-    public var run: RunSummary
-    public var prepareMilliseconds: Double?
+    package var run: RunSummary
+    package var prepareMilliseconds: Double?
     /// Event-stream (SSE) failures.
-    public var streamFailures: Int
-    public var uploadAttempts: Int
-    public var resubmissions: Int
-    public var spineCount: Int?
-    public var error: String?
+    package var streamFailures: Int
+    package var uploadAttempts: Int
+    package var resubmissions: Int
+    package var spineCount: Int?
+    package var error: String?
     /// The preparation error, for its exit code (not encoded).
-    public var inputError: PrepareError?
-    public var result: ScanResult?
+    package var inputError: PrepareError?
+    package var result: ScanResult?
 
     private enum CodingKeys: String, CodingKey {
         case image, jobId, state, prepareMilliseconds, streamFailures, uploadAttempts, resubmissions, spineCount, error, result
     }
 
-    public init(image: String, outcome: RunOutcome, totalSeconds: Double) {
+    package init(image: String, outcome: RunOutcome, totalSeconds: Double) {
         self.image = image
         run = RunSummary(outcome: outcome, totalSeconds: totalSeconds)
         streamFailures = 0
@@ -36,7 +36,7 @@ public struct ScanReport: Codable, Sendable {
         resubmissions = 0
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         image = try c.decode(String.self, forKey: .image)
         jobId = try c.decodeIfPresent(UUID.self, forKey: .jobId)
@@ -51,7 +51,7 @@ public struct ScanReport: Codable, Sendable {
         result = try c.decodeIfPresent(ScanResult.self, forKey: .result)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try run.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(image, forKey: .image)
@@ -67,7 +67,7 @@ public struct ScanReport: Codable, Sendable {
     }
 
     /// The run summary's fields, read and written as the report's own.
-    public subscript<Value>(dynamicMember field: WritableKeyPath<RunSummary, Value>) -> Value {
+    package subscript<Value>(dynamicMember field: WritableKeyPath<RunSummary, Value>) -> Value {
         get { run[keyPath: field] }
         set { run[keyPath: field] = newValue }
     }

@@ -9,32 +9,32 @@ import Synchronization
 /// One image through the whole data path: prepare → upload (while the tracker listens) → track →
 /// result. A job the server lost (404, e.g. after a restart) is resubmitted once with the same
 /// jobId and the same bytes: the PUT is idempotent, so this can never make two jobs.
-public struct ScanSession: Sendable {
-    public let api: ScanAPI
-    public let tracker: ProgressTracker
-    public let timeout: Duration?
+package struct ScanSession: Sendable {
+    package let api: ScanAPI
+    package let tracker: ProgressTracker
+    package let timeout: Duration?
 
-    public init(api: ScanAPI, tracker: ProgressTracker, timeout: Duration?) {
+    package init(api: ScanAPI, tracker: ProgressTracker, timeout: Duration?) {
         self.api = api
         self.tracker = tracker
         self.timeout = timeout
     }
 
     /// Callbacks for the display.
-    public struct Display: Sendable {
-        public var prepared: @Sendable (PreparedImage) -> Void = { _ in }
-        public var uploadProgress: @Sendable (Int, Int) -> Void = { _, _ in }
-        public var uploadRetry: @Sendable (Int, ScanAPIError, Duration) -> Void = { _, _, _ in }
-        public var tracker: TrackerObserver = .init()
-        public init() {}
+    package struct Display: Sendable {
+        package var prepared: @Sendable (PreparedImage) -> Void = { _ in }
+        package var uploadProgress: @Sendable (Int, Int) -> Void = { _, _ in }
+        package var uploadRetry: @Sendable (Int, ScanAPIError, Duration) -> Void = { _, _, _ in }
+        package var tracker: TrackerObserver = .init()
+        package init() {}
     }
 
     /// Makes a fresh stream that yields once when the user interrupts (at once if they already did).
     /// A stream ends with the run that consumed it, so each tracked run (a resubmission too) needs its own.
-    public typealias Interrupts = @Sendable () -> AsyncStream<Void>
+    package typealias Interrupts = @Sendable () -> AsyncStream<Void>
 
     /// Scans the file at `path`. Never throws: every way a run can end is a `ScanReport`.
-    public func scan(path: String, preparer: ImagePreparer, interrupts: Interrupts? = nil, display: Display = .init()) async -> ScanReport {
+    package func scan(path: String, preparer: ImagePreparer, interrupts: Interrupts? = nil, display: Display = .init()) async -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
         let prepared: PreparedImage
@@ -54,7 +54,7 @@ public struct ScanSession: Sendable {
     }
 
     /// Uploads prepared bytes as `jobId` and follows the job to its end.
-    public func upload(_ prepared: PreparedImage, jobId: UUID, path: String, interrupts: Interrupts?, display: Display) async -> ScanReport {
+    package func upload(_ prepared: PreparedImage, jobId: UUID, path: String, interrupts: Interrupts?, display: Display) async -> ScanReport {
         var report = ScanReport(image: path, outcome: .stopped, totalSeconds: 0)
         report.jobId = jobId
         report.bytesUp = prepared.jpeg.count
@@ -100,7 +100,7 @@ public struct ScanSession: Sendable {
     }
 
     /// Re-attaches to a job by id (`bookscan watch`): no upload, the tracker starts from `after=0`.
-    public func watch(jobId: UUID, interrupts: Interrupts?, display: Display) async -> ScanReport {
+    package func watch(jobId: UUID, interrupts: Interrupts?, display: Display) async -> ScanReport {
         var report = ScanReport(image: "-", outcome: .stopped, totalSeconds: 0)
         report.jobId = jobId
         let api = self.api

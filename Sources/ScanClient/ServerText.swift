@@ -3,12 +3,12 @@
 /// the other `ESC x` forms) are dropped, line breaks and tabs become spaces, invisible format characters
 /// (bidirectional overrides, zero-width marks) are dropped, and the text is cut to `maxScalars` with
 /// an ellipsis. A server's words reach the user only through here.
-public enum ServerText {
+package enum ServerText {
     /// The most Unicode scalars of server text shown, the ellipsis included.
-    public static let maxScalars = 300
+    package static let maxScalars = 300
 
     /// `text` without control characters and escape sequences, at most `maxScalars` long.
-    public static func sanitized(_ text: String) -> String {
+    package static func sanitized(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         var count = 0
         var truncated = false

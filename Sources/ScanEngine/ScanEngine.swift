@@ -4,48 +4,48 @@ import ScanProtocol
 import SpineReading
 
 /// Finds shelf rows and book spines in a shelf photo.
-public struct ScanEngine: Sendable {
+package struct ScanEngine: Sendable {
     /// Tunables of the engine.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Long side the image is reduced to (by DCT scaling, never below this) before analysis.
-        public var workingLongSide: Int
+        package var workingLongSide: Int
         /// Whether and with what each spine's title and author are read after segmentation (the
         /// `reading_titles` stage).
-        public var titles: TitleReading
+        package var titles: TitleReading
         /// Dim photos' levels are stretched before detection.
         var levels = LevelStretcher()
 
-        public init(workingLongSide: Int = 1000, titles: TitleReading = .off) {
+        package init(workingLongSide: Int = 1000, titles: TitleReading = .off) {
             self.workingLongSide = max(64, workingLongSide)
             self.titles = titles
         }
 
         /// An engine that reads with `reader` (nil: boxes only).
-        public init(workingLongSide: Int = 1000, reader: ShelfReader?) {
+        package init(workingLongSide: Int = 1000, reader: ShelfReader?) {
             self.init(workingLongSide: workingLongSide, titles: reader.map(TitleReading.reader) ?? .off)
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The loaded reader of `configuration.titles`; nil: boxes only.
     private let reader: ShelfReader?
 
     /// An engine for `configuration`, loading its recognizer if it names one (the language data or
     /// models take a while: make engines off the cooperative pool); throws when they cannot be loaded.
-    public init(configuration: Configuration = .init()) throws(SpineReadingError) {
+    package init(configuration: Configuration = .init()) throws(SpineReadingError) {
         self.configuration = configuration
         reader = try configuration.titles.loadedReader()
     }
 
     /// The recognizer that reads titles and its versions (as `/healthz` and each result name it); nil
     /// when titles are off.
-    public var readerStatus: OCREngineStatus? { reader?.pool.info }
+    package var readerStatus: OCREngineStatus? { reader?.pool.info }
 
     /// Decodes the JPEG with DCT scaling to the working size, finds rows and spines.
     /// `progress(stage, fraction)` is called on the calling thread with the overall job fraction 0...1, never decreasing,
     /// in stage order .decoding → .findingRows → .segmentingSpines → .finishing;
     /// `isCancelled()` is polled between steps; when it returns true the scan throws `ScanEngineError.canceled`.
-    public func scan(
+    package func scan(
         jpeg: [UInt8], maxPixels: Int, progress: (ScanStage, Double) -> Void, isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {
         var reporter = ProgressReporter(reading: reader != nil)
@@ -81,7 +81,7 @@ public struct ScanEngine: Sendable {
     }
 
     /// Same on an already-decoded image (sourceWidth/Height = original size the boxes normalise to).
-    public func scan(
+    package func scan(
         image: PixelBuffer, sourceWidth: Int, sourceHeight: Int, progress: (ScanStage, Double) -> Void,
         isCancelled: () -> Bool
     ) throws(ScanEngineError) -> ScanResult {

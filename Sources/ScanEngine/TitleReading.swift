@@ -2,7 +2,7 @@ import SpineReading
 
 /// Whether and how the engine reads titles: not at all (boxes only), with a recognizer it loads itself
 /// when it is made, or with a reader that is already loaded (shared by several engines).
-public enum TitleReading: Sendable {
+package enum TitleReading: Sendable {
     /// Boxes only: no `reading_titles` stage.
     case off
     /// Load this recognizer (nil: `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`) with these
@@ -12,7 +12,7 @@ public enum TitleReading: Sendable {
     case reader(ShelfReader)
 
     /// The default a scan service starts with: the configured recognizer, English.
-    public static let standard = TitleReading.recognizer(nil, .standard)
+    package static let standard = TitleReading.recognizer(nil, .standard)
 
     /// The reader this choice reads with, loading its recognizer if it names one; nil when titles are off.
     func loadedReader() throws(SpineReadingError) -> ShelfReader? {

@@ -2,25 +2,25 @@ import Foundation
 import ScanProtocol
 
 /// Where Tesseract's language data lives and which language to read: defined once here.
-public struct OCRSettings: Sendable, Hashable {
+package struct OCRSettings: Sendable, Hashable {
     /// The tessdata directory; nil lets the library find its own (Debian: /usr/share/tesseract-ocr/5/tessdata).
-    public var dataPath: String?
+    package var dataPath: String?
     /// The Tesseract language code.
-    public var language: String
+    package var language: String
 
     /// The default: the library's own data, English.
-    public static let standard = OCRSettings(dataPath: nil, language: defaultLanguage)
+    package static let standard = OCRSettings(dataPath: nil, language: defaultLanguage)
     /// The language titles are read in unless told otherwise (a Tesseract code).
-    public static let defaultLanguage = "eng"
+    package static let defaultLanguage = "eng"
 
-    public init(dataPath: String? = nil, language: String = defaultLanguage) {
+    package init(dataPath: String? = nil, language: String = defaultLanguage) {
         self.dataPath = dataPath
         self.language = language
     }
 }
 
 /// Why the reader cannot start.
-public enum SpineReadingError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SpineReadingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Tesseract could not load `language` from `dataPath` (nil: the library's default place).
     case languageDataMissing(language: String, dataPath: String?)
     /// A model file of `engine` is not there (for PP-OCR: run scripts/bootstrap-ppocr, or point
@@ -31,7 +31,7 @@ public enum SpineReadingError: Error, Sendable, Equatable, CustomStringConvertib
     /// `BOOKSCAN_RECOGNIZER` names no recognizer.
     case unknownRecognizer(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .languageDataMissing(let language, let dataPath):
             let place = dataPath.map { "in \($0)" } ?? "where Tesseract looks for it (install tesseract-ocr-\(language))"

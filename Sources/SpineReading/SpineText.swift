@@ -1,19 +1,19 @@
 import ScanProtocol
 
 /// What the reader found on one spine.
-public struct SpineText: Sendable, Hashable {
+package struct SpineText: Sendable, Hashable {
     /// The title; nil when nothing was read with enough confidence.
-    public var title: String?
+    package var title: String?
     /// The author, when a second text group was read with enough confidence.
-    public var author: String?
+    package var author: String?
     /// Everything read, in reading order (also below the title threshold); nil when nothing was read.
-    public var text: String?
+    package var text: String?
     /// Confidence of the title reading (of the best reading when there is no title), 0–1.
-    public var confidence: Double
+    package var confidence: Double
     /// Which way the text runs on the photo.
-    public var orientation: TextOrientation?
+    package var orientation: TextOrientation?
 
-    public init(title: String?, author: String?, text: String?, confidence: Double, orientation: TextOrientation?) {
+    package init(title: String?, author: String?, text: String?, confidence: Double, orientation: TextOrientation?) {
         self.title = title
         self.author = author
         self.text = text
@@ -22,5 +22,5 @@ public struct SpineText: Sendable, Hashable {
     }
 
     /// A spine with nothing read.
-    public static let unread = SpineText(title: nil, author: nil, text: nil, confidence: 0, orientation: nil)
+    package static let unread = SpineText(title: nil, author: nil, text: nil, confidence: 0, orientation: nil)
 }

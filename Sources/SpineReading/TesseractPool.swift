@@ -3,15 +3,15 @@ import Synchronization
 
 /// Tesseract handles created once and reused: a scan checks handles out for its reading threads and
 /// returns them; a handle is never shared between threads and never made per spine.
-public final class TesseractPool: Sendable {
+package final class TesseractPool: Sendable {
     /// What the pool loads.
-    public let settings: OCRSettings
+    package let settings: OCRSettings
     /// The engine, version and language, for `/healthz`.
-    public let info: OCREngineStatus
+    package let info: OCREngineStatus
     private let idle: Mutex<[TesseractEngine]>
 
     /// Loads one handle to prove the language data is there; throws `.languageDataMissing` otherwise.
-    public init(settings: OCRSettings = .standard) throws(SpineReadingError) {
+    package init(settings: OCRSettings = .standard) throws(SpineReadingError) {
         let first = try TesseractEngine(settings: settings)
         self.settings = settings
         self.info = OCREngineStatus(engine: "tesseract", version: TesseractEngine.version, language: settings.language)
@@ -30,5 +30,5 @@ public final class TesseractPool: Sendable {
     }
 
     /// How many handles wait idle (for tests: reuse, not one per spine).
-    public var idleCount: Int { idle.withLock { $0.count } }
+    package var idleCount: Int { idle.withLock { $0.count } }
 }

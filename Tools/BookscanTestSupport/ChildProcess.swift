@@ -4,14 +4,14 @@ import Synchronization
 
 /// A child process that keeps running while the test watches it: stdout and stderr are collected
 /// by threads of their own (never on the cooperative pool), and the test can wait for a line to appear.
-public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
+package final class ChildProcess: @unchecked Sendable {
+    package let process = Process()
     private let output = NIOLockedValueBox<(stdout: Data, stderr: Data)>((Data(), Data()))
     private let closedPipes = Atomic<Int>(0)
 
     /// Starts `executable ARGUMENTS` with this process's environment less `removing`, plus `environment`;
     /// with a `launcher`, starts that program with the executable's path and the arguments.
-    public init(
+    package init(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], removing: [String] = [], launcher: [String] = []
     ) throws {
         if let program = launcher.first {
@@ -45,14 +45,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything the child wrote to stdout so far.
-    public var stdout: String { output.withLockedValue { String(decoding: $0.stdout, as: UTF8.self) } }
+    package var stdout: String { output.withLockedValue { String(decoding: $0.stdout, as: UTF8.self) } }
     /// Everything the child wrote to stderr so far.
-    public var stderr: String { output.withLockedValue { String(decoding: $0.stderr, as: UTF8.self) } }
-    public var pid: Int32 { process.processIdentifier }
+    package var stderr: String { output.withLockedValue { String(decoding: $0.stderr, as: UTF8.self) } }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Waits until `condition` holds, checking every 50 ms; gives up (returns false) after `limit`
     /// (a guard against hanging the suite, not a timing assertion).
-    public static func until(_ limit: Duration = .seconds(180), _ condition: () async -> Bool) async -> Bool {
+    package static func until(_ limit: Duration = .seconds(180), _ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if await condition() { return true }
@@ -63,12 +63,12 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// How long `exit()` waits before it stops a child that never ends: a guard against one hung
     /// child hanging the whole suite, not a timing assertion (no child of the tests runs this long).
-    public static let hangGuard: Duration = .seconds(900)
+    package static let hangGuard: Duration = .seconds(900)
 
     /// Waits for the process to end, on a thread of its own, and for its output to be read to the
     /// end; the exit status (or signal number). A child still running after `hangGuard` is stopped
     /// (SIGTERM, then SIGKILL) and says so on its stderr, so the test fails naming it instead of hanging.
-    public func exit(hangGuard: Duration = ChildProcess.hangGuard) async -> Int32 {
+    package func exit(hangGuard: Duration = ChildProcess.hangGuard) async -> Int32 {
         let process = self.process
         let ended = OneShot()
         Thread {
@@ -97,7 +97,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits for processes to end, on a thread of its own (never blocking the cooperative pool).
-    public static func wait(_ processes: [Process]) async {
+    package static func wait(_ processes: [Process]) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
                 for process in processes { process.waitUntilExit() }

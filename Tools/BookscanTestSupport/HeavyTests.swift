@@ -4,14 +4,14 @@
 /// classified) take turns: each runs its body under this process-wide gate. Everything else still runs
 /// beside them. (On CI the campaign saw a job stretch from 1 s to 12 s while PostgreSQL-backed
 /// instances started next to it, and misclassified it.)
-public actor HeavyTests {
-    public static let gate = HeavyTests()
+package actor HeavyTests {
+    package static let gate = HeavyTests()
 
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// Runs `body` once no other heavy test is running.
-    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+    package func run<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         }

@@ -9,26 +9,26 @@ import Glibc
 /// each request with whatever `respond` returns, keeps connections alive, and counts the TCP
 /// connections it accepted. For tests that need a server saying what no real service says (extreme
 /// numbers) or that must see how a client uses connections.
-public final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
     /// One request as received.
-    public struct Request: Sendable {
-        public var method: String
+    package struct Request: Sendable {
+        package var method: String
         /// Path and query, as sent.
-        public var target: String
+        package var target: String
         /// Lower-cased header names.
-        public var headers: [String: String]
-        public var body: [UInt8]
+        package var headers: [String: String]
+        package var body: [UInt8]
     }
 
     /// What to answer.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [(String, String)]
-        public var body: [UInt8]
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: [UInt8]
         /// Send the body in 64 KiB chunks (`Transfer-Encoding: chunked`), its length declared nowhere.
-        public var chunked: Bool
+        package var chunked: Bool
 
-        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], chunked: Bool = false) {
+        package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], chunked: Bool = false) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -36,18 +36,18 @@ public final class LoopbackHTTPServer: Sendable {
         }
 
         /// A JSON body given as text.
-        public static func json(_ status: Int, _ text: String) -> Response {
+        package static func json(_ status: Int, _ text: String) -> Response {
             Response(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
         }
     }
 
-    public let port: Int
+    package let port: Int
     private let listener: Int32
     private let respond: @Sendable (Request) -> Response
     private let state = NIOLockedValueBox<(connections: Int, requests: [String], open: [Int32], stopped: Bool)>((0, [], [], false))
 
     /// Listens on 127.0.0.1 at a free port and serves until `stop()`.
-    public init(respond: @escaping @Sendable (Request) -> Response) throws {
+    package init(respond: @escaping @Sendable (Request) -> Response) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -71,12 +71,12 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// TCP connections accepted so far.
-    public var connections: Int { state.withLockedValue { $0.connections } }
+    package var connections: Int { state.withLockedValue { $0.connections } }
     /// `METHOD target` of every request so far, in order.
-    public var requests: [String] { state.withLockedValue { $0.requests } }
+    package var requests: [String] { state.withLockedValue { $0.requests } }
 
     /// Stops accepting and closes every open connection.
-    public func stop() {
+    package func stop() {
         let open = state.withLockedValue { s in
             s.stopped = true
             return s.open

@@ -5,25 +5,25 @@ import Synchronization
 /// listening on a Unix socket in that directory only (no TCP), `fsync=off`; `stop()` shuts it down
 /// and removes it. As root (CI), the cluster belongs to the `postgres` user (`initdb` refuses root)
 /// and its commands run through `runuser`. About 1.5 s to start.
-public final class PostgresCluster: Sendable {
+package final class PostgresCluster: Sendable {
     /// The cluster's directory; its socket lives here too.
-    public let directory: String
+    package let directory: String
     /// The port in the socket's name (`.s.PGSQL.PORT`); nothing listens on TCP.
-    public let port: Int
+    package let port: Int
     private let binaries: String
     private let runAs: String?
     /// What `postgres` is started with (`-o`).
     private let serverOptions: String
     /// Whether the cluster also listens on TCP at 127.0.0.1 (with TLS).
-    public let listensOnTCP: Bool
+    package let listensOnTCP: Bool
 
     /// The superuser and database every cluster has.
-    public static let user = "postgres"
-    public static let database = "postgres"
+    package static let user = "postgres"
+    package static let database = "postgres"
 
     /// Where Debian's PostgreSQL programs are (`/usr/lib/postgresql/N/bin`, newest first); nil when
     /// PostgreSQL is not installed.
-    public static var binaries: String? {
+    package static var binaries: String? {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
         return versions.map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
@@ -31,25 +31,25 @@ public final class PostgresCluster: Sendable {
 
     /// Why a test that needs PostgreSQL cannot run here (nil: it can). Under `CI=true` the caller
     /// fails instead of skipping.
-    public static var unavailableReason: String? {
+    package static var unavailableReason: String? {
         binaries == nil ? "PostgreSQL is not installed (apt-get install postgresql, or run scripts/bootstrap); skipping" : nil
     }
 
     /// Whether tests that need PostgreSQL run: it is installed, or `CI=true` (where a missing one
     /// must fail the run, not skip). Suites use it as `.enabled(if:)`, so a skip shows as one.
-    public static var runnable: Bool { unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    package static var runnable: Bool { unavailableReason == nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// A cluster failed to start: what its command printed.
-    public struct StartFailed: Error, CustomStringConvertible {
-        public let description: String
-        public init(description: String) { self.description = description }
+    package struct StartFailed: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// A server certificate and its key (PEM files) for a cluster that speaks TLS.
-    public struct ServerTLS: Sendable {
-        public let certificate: String
-        public let key: String
-        public init(certificate: String, key: String) {
+    package struct ServerTLS: Sendable {
+        package let certificate: String
+        package let key: String
+        package init(certificate: String, key: String) {
             self.certificate = certificate
             self.key = key
         }
@@ -57,7 +57,7 @@ public final class PostgresCluster: Sendable {
 
     /// Creates and starts a cluster; with `tls`, it also listens on 127.0.0.1:`port` over TCP with
     /// `ssl=on` and that certificate (plain connections stay allowed: clients choose).
-    public init(port: Int = 5432, tls: ServerTLS? = nil) throws {
+    package init(port: Int = 5432, tls: ServerTLS? = nil) throws {
         guard let binaries = Self.binaries else { throw StartFailed(description: Self.unavailableReason ?? "no PostgreSQL") }
         self.binaries = binaries
         self.port = port
@@ -83,15 +83,15 @@ public final class PostgresCluster: Sendable {
     }
 
     /// `postgres://postgres@localhost:PORT/DB?host=DIR`: the URL of one of the cluster's databases over its socket.
-    public func url(database: String = PostgresCluster.database) -> String {
+    package func url(database: String = PostgresCluster.database) -> String {
         "postgres://\(Self.user)@localhost:\(port)/\(database)?host=\(directory)"
     }
 
     /// The URL of the cluster's default database.
-    public var url: String { url() }
+    package var url: String { url() }
 
     /// Creates an empty database of its own (cheap, unlike a cluster).
-    public func freshDatabase() throws -> TestDatabase {
+    package func freshDatabase() throws -> TestDatabase {
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         try psql("CREATE DATABASE \(name)")
         return TestDatabase(cluster: self, name: name)
@@ -100,7 +100,7 @@ public final class PostgresCluster: Sendable {
     /// One cluster for the whole test process, started on first use and stopped when the process
     /// exits; tests take a fresh database each (`freshDatabase()`), so they stay independent
     /// without paying for an `initdb` each. Throws when PostgreSQL is missing or does not start.
-    public static func shared() throws -> PostgresCluster {
+    package static func shared() throws -> PostgresCluster {
         try sharedCluster.withLock { cluster in
             if let cluster { return cluster }
             let started = try PostgresCluster()
@@ -112,7 +112,7 @@ public final class PostgresCluster: Sendable {
 
     /// A fresh database on the shared cluster for a test, or nil when PostgreSQL is not installed
     /// (the test is skipped with one line). Under `CI=true` a missing PostgreSQL throws: CI fails.
-    public static func testDatabase() throws -> TestDatabase? {
+    package static func testDatabase() throws -> TestDatabase? {
         if let reason = unavailableReason {
             if ProcessInfo.processInfo.environment["CI"] == "true" { throw StartFailed(description: "CI=true: " + reason) }
             print("bookscan tests: \(reason)")
@@ -131,22 +131,22 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Stops the cluster at once (`-m immediate`: nothing to keep) and removes its directory.
-    public func stop() {
+    package func stop() {
         _ = try? run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "immediate", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Stops the server but keeps its data (`-m fast`), for tests that take the database away.
-    public func pause() throws { try run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"]) }
+    package func pause() throws { try run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"]) }
 
     /// Starts a paused server again.
-    public func resume() throws {
+    package func resume() throws {
         try run(binaries + "/pg_ctl", ["-D", directory + "/data", "-w", "-l", directory + "/server.log", "-o", serverOptions, "start"])
     }
 
     /// Runs `psql -c SQL` against the cluster; its output.
     @discardableResult
-    public func psql(_ sql: String, database: String = PostgresCluster.database) throws -> String {
+    package func psql(_ sql: String, database: String = PostgresCluster.database) throws -> String {
         try run(binaries + "/psql", ["-h", directory, "-p", "\(port)", "-U", Self.user, "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
@@ -184,14 +184,14 @@ public final class PostgresCluster: Sendable {
 }
 
 /// One database of a test cluster.
-public struct TestDatabase: Sendable {
-    public let cluster: PostgresCluster
-    public let name: String
+package struct TestDatabase: Sendable {
+    package let cluster: PostgresCluster
+    package let name: String
 
     /// Its URL over the cluster's socket.
-    public var url: String { cluster.url(database: name) }
+    package var url: String { cluster.url(database: name) }
 
     /// Runs `psql -c SQL` in this database; its output (rows `|`-separated, one a line).
     @discardableResult
-    public func psql(_ sql: String) throws -> String { try cluster.psql(sql, database: name) }
+    package func psql(_ sql: String) throws -> String { try cluster.psql(sql, database: name) }
 }

@@ -8,17 +8,17 @@ import Glibc
 
 /// A blocking loopback TCP socket for the bytes no real client sends (half heads, lies about
 /// lengths, garbage frames). Blocking calls belong on a thread of their own: see `onThread`.
-public struct RawSocket: Sendable {
-    public let fd: Int32
+package struct RawSocket: Sendable {
+    package let fd: Int32
 
     /// How a read loop ended.
-    public enum Ending: Equatable, Sendable {
+    package enum Ending: Equatable, Sendable {
         case closed  // EOF or reset: the server closed the connection
         case timedOut  // the hang guard: the server kept it open
     }
 
     /// Connects to 127.0.0.1:`port`; a blocked send or receive fails after `hangGuard` seconds (generous: a loaded CI machine is slow).
-    public init(port: Int, hangGuard: Int = 60) throws {
+    package init(port: Int, hangGuard: Int = 60) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var timeout = timeval(tv_sec: hangGuard, tv_usec: 0)
@@ -38,11 +38,11 @@ public struct RawSocket: Sendable {
         self.fd = fd
     }
 
-    public func close() { _ = Glibc.close(fd) }
+    package func close() { _ = Glibc.close(fd) }
 
     /// Sends everything; false when the connection refuses more (closed, reset, or the hang guard).
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -53,10 +53,10 @@ public struct RawSocket: Sendable {
     }
 
     @discardableResult
-    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    package func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// One read: bytes, or nil at EOF / reset / hang guard (`ending` says which).
-    public func receive(max: Int = 65536) -> (bytes: [UInt8]?, ending: Ending?) {
+    package func receive(max: Int = 65536) -> (bytes: [UInt8]?, ending: Ending?) {
         var buffer = [UInt8](repeating: 0, count: max)
         let n = recv(fd, &buffer, max, 0)
         if n > 0 { return (Array(buffer[0..<n]), nil) }
@@ -66,14 +66,14 @@ public struct RawSocket: Sendable {
 
     /// One read as the system call returns it: the byte count (0 at EOF, -1 on error) and errno
     /// (ECONNRESET tells a TCP RST from a FIN).
-    public func readOnce(max: Int = 4096) -> (count: Int, error: Int32) {
+    package func readOnce(max: Int = 4096) -> (count: Int, error: Int32) {
         var buffer = [UInt8](repeating: 0, count: max)
         let n = recv(fd, &buffer, max, 0)
         return (n, n < 0 ? errno : 0)
     }
 
     /// Reads until the server closes (or the hang guard fires); everything received, and how it ended.
-    public func readUntilClosed() -> (text: String, ending: Ending) {
+    package func readUntilClosed() -> (text: String, ending: Ending) {
         var all: [UInt8] = []
         while true {
             let (bytes, ending) = receive()
@@ -82,7 +82,7 @@ public struct RawSocket: Sendable {
     }
 
     /// Reads one HTTP response head (through the blank line) plus whatever came with it.
-    public func readResponseHead() -> (head: String, rest: [UInt8])? {
+    package func readResponseHead() -> (head: String, rest: [UInt8])? {
         var all: [UInt8] = []
         let blank: [UInt8] = [13, 10, 13, 10]
         while true {
@@ -95,7 +95,7 @@ public struct RawSocket: Sendable {
     }
 
     /// Whether the server closes the connection while nothing is sent (EOF or reset before the guard).
-    public func waitForClose() -> Bool { readUntilClosed().ending == .closed }
+    package func waitForClose() -> Bool { readUntilClosed().ending == .closed }
 }
 
 /// Runs blocking socket work on a thread of its own, never on the cooperative pool.
@@ -103,19 +103,19 @@ public struct RawSocket: Sendable {
 /// seconds of CPU a scan or OCR takes in a test, which on a 2-core machine would otherwise hold one of
 /// the pool's two threads and starve every other test's tasks and timers (seen: fault-campaign jobs
 /// stretched from 4 s to 36 s while sample scans ran beside them).
-public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await BlockingThread.run { Result { try body() } }.get()
 }
 
 /// The status line's code of an HTTP response text, or nil.
-public func statusCode(_ response: String) -> Int? {
+package func statusCode(_ response: String) -> Int? {
     let parts = response.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
     return Int(parts[1])
 }
 
 /// The body of an HTTP response text (after the blank line).
-public func responseBody(_ response: String) -> String {
+package func responseBody(_ response: String) -> String {
     guard let range = response.range(of: "\r\n\r\n") else { return "" }
     return String(response[range.upperBound...])
 }

@@ -4,10 +4,10 @@
 /// component's DC is sent once, then every AC coefficient on its own, 14 successive-approximation bits at a
 /// time (first scan at Al 13, refinements down to Al 0), every scan one end-of-band run over all the blocks.
 /// Pixels decode to mid-gray. At most `maxScans(components:)` scans: 883 for gray, 2649 for colour.
-public enum ScanBombJPEG {
+package enum ScanBombJPEG {
     /// The file: `width`×`height` (each at most 65535), 1 (gray) or 3 (YCbCr, no subsampling) components, `scans` scans;
     /// `arithmetic` marks the frame arithmetic-coded (SOF10) instead (refused from its header, never decoded).
-    public static func make(width: Int, height: Int, components: Int = 1, scans: Int, arithmetic: Bool = false) -> [UInt8] {
+    package static func make(width: Int, height: Int, components: Int = 1, scans: Int, arithmetic: Bool = false) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a JPEG side is 1…65535")
         precondition(components == 1 || components == 3, "1 or 3 components")
         precondition((components...maxScans(components: components)).contains(scans), "\(components)…\(maxScans(components: components)) scans")
@@ -44,7 +44,7 @@ public enum ScanBombJPEG {
     /// A gray progressive JPEG whose DC scan is all bad Huffman codes (a corrupt-data warning at its first
     /// block) followed by a scan naming an AC table that does not exist (an error): a decoder that goes on
     /// after the warning reports the missing table; one that stops at the first warning reports the bad code.
-    public static func warningThenError(width: Int, height: Int) -> [UInt8] {
+    package static func warningThenError(width: Int, height: Int) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))
         out += segment(0xC2, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0x00])
@@ -57,7 +57,7 @@ public enum ScanBombJPEG {
     }
 
     /// The most scans `make` can write for `components` components.
-    public static func maxScans(components: Int) -> Int { components * (1 + 63 * 14) }
+    package static func maxScans(components: Int) -> Int { components * (1 + 63 * 14) }
 
     private static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let length = payload.count + 2

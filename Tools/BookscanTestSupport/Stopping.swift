@@ -1,6 +1,6 @@
 /// Runs `body` with `resource` (a started service, harness or proxy), then awaits `stop` on it
 /// whether `body` returned or threw: a test's teardown is awaited, never left to a detached task.
-public func stopping<Resource: Sendable, T>(
+package func stopping<Resource: Sendable, T>(
     _ resource: Resource, isolation: isolated (any Actor)? = #isolation, stop: (Resource) async -> Void,
     _ body: (Resource) async throws -> T
 ) async throws -> T {

@@ -3,9 +3,9 @@ import ImageKit
 
 /// Small synthetic shelf photos drawn in memory: coloured spines standing on a board in front of a
 /// dark back wall. Cheap to scan in debug builds, so a scan's duration is the injected step delay.
-public enum SyntheticShelf {
+package enum SyntheticShelf {
     /// The photo as JPEG bytes; `seed` varies heights and colours.
-    public static func jpeg(width: Int = 640, height: Int = 480, books: Int = 8, seed: Int = 0) throws -> [UInt8] {
+    package static func jpeg(width: Int = 640, height: Int = 480, books: Int = 8, seed: Int = 0) throws -> [UInt8] {
         var image = PixelBuffer(width: width, height: height, fill: (40, 28, 20))
         let board = max(1, height / 12), margin = max(1, width / 32)
         let floor = height - board
@@ -22,20 +22,20 @@ public enum SyntheticShelf {
     }
 
     /// The photo written to a file in this process's temporary folder; its path.
-    public static func file(width: Int = 640, height: Int = 480, books: Int = 8, seed: Int = 0) throws -> String {
+    package static func file(width: Int = 640, height: Int = 480, books: Int = 8, seed: Int = 0) throws -> String {
         try TemporaryFiles.write(try jpeg(width: width, height: height, books: books, seed: seed), name: "shelf-\(width)x\(height)-\(books)-\(seed).jpg")
     }
 }
 
 /// Files tests write, in one folder per test process.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     /// This process's folder under the system temporary directory.
-    public static var directory: URL {
+    package static var directory: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-tests-\(getpid())")
     }
 
     /// Writes `bytes` as `name` in `directory`; the path.
-    public static func write(_ bytes: [UInt8], name: String) throws -> String {
+    package static func write(_ bytes: [UInt8], name: String) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)

@@ -3,33 +3,33 @@ import ScanClient
 
 /// How a campaign runs: how many jobs, which seed, how many at once, and the timings of the
 /// client and of the in-process service behind the proxy.
-public struct CampaignConfiguration: Sendable {
-    public var jobs: Int
-    public var seed: UInt64
+package struct CampaignConfiguration: Sendable {
+    package var jobs: Int
+    package var seed: UInt64
     /// Jobs in flight at once.
-    public var concurrency: Int
+    package var concurrency: Int
     /// JPEG files to scan (each job picks one at random).
-    public var images: [String]
+    package var images: [String]
     /// Long side images are prepared to before upload.
-    public var longSide: Int
+    package var longSide: Int
     /// The tracker's timings: short, so faults are noticed quickly, but with room for a loaded machine.
-    public var tracker: TrackerSettings
+    package var tracker: TrackerSettings
     /// Server heartbeat interval (well inside the silence timeout).
-    public var heartbeat: Duration
+    package var heartbeat: Duration
     /// The service sleeps this long after each progress event, so a job lasts long enough to disturb.
-    public var scanStepDelay: Duration
+    package var scanStepDelay: Duration
     /// Scans the service runs at once (they mostly sleep between progress steps).
-    public var workers: Int
+    package var workers: Int
     /// Most events a socket fault lets through first.
-    public var maxEventsBeforeFault: Int
+    package var maxEventsBeforeFault: Int
     /// The fault kinds drawn (all by default).
-    public var kinds: [FaultKind] = FaultKind.allCases
+    package var kinds: [FaultKind] = FaultKind.allCases
     /// A job not finished by then counts as failed (`timed_out`).
-    public var jobTimeout: Duration
+    package var jobTimeout: Duration
     /// The analytics log the jobs append to; a fresh temporary file when nil.
-    public var analyticsLog: String?
+    package var analyticsLog: String?
 
-    public init(
+    package init(
         jobs: Int, seed: UInt64, concurrency: Int = 12, images: [String], longSide: Int = 320,
         tracker: TrackerSettings = CampaignConfiguration.trackerSettings, heartbeat: Duration = .milliseconds(200),
         scanStepDelay: Duration = CampaignConfiguration.defaultScanStepDelay, workers: Int = 24, maxEventsBeforeFault: Int = 3, jobTimeout: Duration = .seconds(90),
@@ -54,20 +54,20 @@ public struct CampaignConfiguration: Sendable {
     /// first byte: 3 s each), so a buffering proxy is caught before the job ends even on a loaded
     /// machine. At 400 ms a 6 s job sometimes ended first on CI, its buffered stream then arriving
     /// whole and carrying the job.
-    public static let defaultScanStepDelay: Duration = .milliseconds(600)
+    package static let defaultScanStepDelay: Duration = .milliseconds(600)
 
     /// Fast tracker timings with room for a loaded 2-core machine: 250 ms polls, 3 s to a first
     /// frame, 2 s of silence (10 missed heartbeats) is dead.
-    public static let trackerSettings = TrackerSettings(
+    package static let trackerSettings = TrackerSettings(
         pollInterval: .milliseconds(250), firstFrameDeadline: .seconds(3), socketGiveUp: .seconds(6), silenceTimeout: .seconds(2),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
     /// The client's own default timings (what `bookscan` follows jobs with), to measure the product
     /// rather than the campaign's fast settings.
-    public static let productTrackerSettings = TrackerSettings()
+    package static let productTrackerSettings = TrackerSettings()
 
     /// The `.jpg` files of a folder, sorted.
-    public static func images(in directory: String) -> [String] {
+    package static func images(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.lowercased().hasSuffix(".jpg") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
     }

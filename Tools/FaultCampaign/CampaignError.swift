@@ -1,10 +1,10 @@
 /// Why a campaign could not start (its jobs never ran).
-public enum CampaignError: Error, Sendable, CustomStringConvertible {
+package enum CampaignError: Error, Sendable, CustomStringConvertible {
     case noImages
     case unreadableImage(String, String)
     case baselineFailed(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noImages: "no JPEG images to scan"
         case .unreadableImage(let path, let reason): "\(path): \(reason)"

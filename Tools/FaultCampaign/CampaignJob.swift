@@ -1,8 +1,8 @@
 /// One job of a campaign: which image goes through which fault.
-public struct CampaignJob: Sendable, Codable, Equatable {
+package struct CampaignJob: Sendable, Codable, Equatable {
     /// 1-based position in the campaign.
-    public var number: Int
+    package var number: Int
     /// Path of the image scanned.
-    public var image: String
-    public var fault: InjectedFault
+    package var image: String
+    package var fault: InjectedFault
 }

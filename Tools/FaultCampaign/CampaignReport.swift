@@ -1,21 +1,21 @@
 import Foundation
 
 /// The result of a campaign: every job's outcome, figures per fault kind, and the wall time.
-public struct CampaignReport: Sendable, Codable {
-    public var seed: UInt64
-    public var concurrency: Int
-    public var wallSeconds: Double
-    public var outcomes: [JobOutcome]
+package struct CampaignReport: Sendable, Codable {
+    package var seed: UInt64
+    package var concurrency: Int
+    package var wallSeconds: Double
+    package var outcomes: [JobOutcome]
 
-    public var jobs: Int { outcomes.count }
-    public var passed: Int { outcomes.count { $0.passed } }
-    public var failedJobs: [JobOutcome] { outcomes.filter { !$0.passed } }
-    public var byFault: [FaultSummary] { FaultSummary.summarize(outcomes) }
+    package var jobs: Int { outcomes.count }
+    package var passed: Int { outcomes.count { $0.passed } }
+    package var failedJobs: [JobOutcome] { outcomes.filter { !$0.passed } }
+    package var byFault: [FaultSummary] { FaultSummary.summarize(outcomes) }
     /// Share of jobs complete and correct, in percent.
-    public var passRate: Double { jobs == 0 ? 0 : Double(passed) * 100 / Double(jobs) }
+    package var passRate: Double { jobs == 0 ? 0 : Double(passed) * 100 / Double(jobs) }
 
     /// A plain-text table: one row per fault kind, then each failed job.
-    public func table() -> String {
+    package func table() -> String {
         var lines = ["fault                 jobs  passed  failed  terminal shown after written (median / max)  classifications"]
         for summary in byFault {
             let kinds = summary.classifications.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")

@@ -13,21 +13,21 @@ import ScanService
 /// Runs a fault campaign: one real in-process service; per image a fault-free baseline; then every
 /// job through its own fault proxy with the real client (`ScanSession`, the CLI's analytics record
 /// path), `concurrency` at a time; then checks every job and its analytics record.
-public struct CampaignRunner: Sendable {
-    public let configuration: CampaignConfiguration
+package struct CampaignRunner: Sendable {
+    package let configuration: CampaignConfiguration
 
-    public init(configuration: CampaignConfiguration) {
+    package init(configuration: CampaignConfiguration) {
         self.configuration = configuration
     }
 
     /// The jobs the configuration draws (the same for the same seed and images).
-    public func jobs() throws(CampaignError) -> [CampaignJob] {
+    package func jobs() throws(CampaignError) -> [CampaignJob] {
         FaultCatalogue(images: try preparedSizes(), maxEventsBeforeFault: configuration.maxEventsBeforeFault, kinds: configuration.kinds)
             .draw(jobs: configuration.jobs, seed: configuration.seed)
     }
 
     /// Runs every job; `finished` is called as each one ends (from any task).
-    public func run(finished: @escaping @Sendable (JobOutcome) -> Void = { _ in }) async throws -> CampaignReport {
+    package func run(finished: @escaping @Sendable (JobOutcome) -> Void = { _ in }) async throws -> CampaignReport {
         let jobs = try jobs()
         let clock = ContinuousClock()
         let started = clock.now

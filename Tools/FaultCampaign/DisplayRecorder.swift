@@ -6,7 +6,7 @@ import ScanProtocol
 /// Records the whole emitted stream of one run, in order, as the user sees it: every event the
 /// tracker hands to the display (what `--events` prints and `--json` counts), with its path and the
 /// fraction the live line shows, plus every "now via ws/poll" switch; then checks all of it.
-public final class DisplayRecorder: Sendable {
+package final class DisplayRecorder: Sendable {
     /// One emitted event: what `--events` prints, and the live line drawn from it.
     struct Emitted: Sendable {
         var event: JobEvent
@@ -21,10 +21,10 @@ public final class DisplayRecorder: Sendable {
 
     private let stream = NIOLockedValueBox<(emitted: [Emitted], linePath: EventPath?)>(([], nil))
 
-    public init() {}
+    package init() {}
 
     /// The observer to hand to the tracker.
-    public var observer: TrackerObserver {
+    package var observer: TrackerObserver {
         TrackerObserver(
             event: { [self] event, path, fraction in
                 let now = Date()
@@ -34,24 +34,24 @@ public final class DisplayRecorder: Sendable {
     }
 
     /// How many events were emitted (the analytics record's `eventsByPath` must add up to it).
-    public var emittedCount: Int { stream.withLockedValue { $0.emitted.count } }
+    package var emittedCount: Int { stream.withLockedValue { $0.emitted.count } }
 
     /// Seconds from the server writing the terminal event (its timestamp) to the display showing it;
     /// nil without a terminal event. Meaningful when the service runs in this process (one clock).
-    public var terminalDelaySeconds: Double? {
+    package var terminalDelaySeconds: Double? {
         stream.withLockedValue { state in
             state.emitted.last { $0.event.state.isTerminal }.map { $0.shownAt.timeIntervalSince($0.event.timestamp) }
         }
     }
 
     /// Emitted events per path, as the analytics record counts them.
-    public var emittedByPath: [String: Int] {
+    package var emittedByPath: [String: Int] {
         stream.withLockedValue { Dictionary(grouping: $0.emitted, by: \.path.rawValue).mapValues(\.count) }
     }
 
     /// Everything that is wrong with the emitted stream; empty when all is well. `baseline` is the
     /// fault-free result the last event must carry when the run succeeded.
-    public func problems(succeeded: Bool, baseline: ScanResult?) -> [String] {
+    package func problems(succeeded: Bool, baseline: ScanResult?) -> [String] {
         let emitted = stream.withLockedValue { $0.emitted }
         var problems: [String] = []
         func describe(_ e: Emitted) -> String {

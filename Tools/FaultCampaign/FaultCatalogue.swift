@@ -2,33 +2,33 @@ import ScanClient
 
 /// Draws a campaign from a seed: fault kinds in shuffled rounds (so every kind appears once per
 /// round of `kinds.count` jobs), each with random parameters and a random image.
-public struct FaultCatalogue: Sendable {
+package struct FaultCatalogue: Sendable {
     /// Statuses a refused upgrade gets.
-    public static let refusedStatuses = [503, 404, 426]
+    package static let refusedStatuses = [503, 404, 426]
     /// Statuses a failing poll gets.
-    public static let pollErrorStatuses = [500, 502, 503, 504]
+    package static let pollErrorStatuses = [500, 502, 503, 504]
     /// Bytes per second a trickled event stream passes (the middlebox: a few hundred).
-    public static let streamTrickleRates = 200...400
+    package static let streamTrickleRates = 200...400
     /// Bytes per second a trickled WebSocket passes: fast enough that its first frame (after the 101
     /// head) comes well inside the first-frame deadline and a frame rarely takes a second, yet slower than
     /// the campaign's events and 200 ms heartbeats (with 2 s heartbeats it keeps up until the result frame).
-    public static let socketTrickleRates = 400...600
+    package static let socketTrickleRates = 400...600
 
     /// Image paths and the size of each prepared upload (to place an upload cut inside the body).
-    public var images: [(path: String, uploadBytes: Int)]
+    package var images: [(path: String, uploadBytes: Int)]
     /// Most events a socket fault lets through first (kept well inside a job).
-    public var maxEventsBeforeFault: Int
+    package var maxEventsBeforeFault: Int
     /// The kinds drawn (all by default).
-    public var kinds: [FaultKind]
+    package var kinds: [FaultKind]
 
-    public init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 5, kinds: [FaultKind] = FaultKind.allCases) {
+    package init(images: [(path: String, uploadBytes: Int)], maxEventsBeforeFault: Int = 5, kinds: [FaultKind] = FaultKind.allCases) {
         self.images = images
         self.maxEventsBeforeFault = max(1, maxEventsBeforeFault)
         self.kinds = kinds.isEmpty ? FaultKind.allCases : kinds
     }
 
     /// The same seed and images always give the same jobs.
-    public func draw(jobs count: Int, seed: UInt64) -> [CampaignJob] {
+    package func draw(jobs count: Int, seed: UInt64) -> [CampaignJob] {
         guard !images.isEmpty else { return [] }
         var random = SplitMix64(seed: seed)
         var round: [FaultKind] = []

@@ -1,5 +1,5 @@
 /// The kinds of fault the campaign injects; each job gets exactly one, with drawn parameters.
-public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
+package enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
     /// No fault: the control group.
     case none
     /// The events route answers 503, 404 or 426 to the upgrade, to the client's probe of it and to
@@ -44,7 +44,7 @@ public enum FaultKind: String, CaseIterable, Codable, Sendable, Comparable {
     /// carries the job once the socket is found behind.
     case trickledSocket = "trickled_socket"
 
-    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
+    package static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
 }

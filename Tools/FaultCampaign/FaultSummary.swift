@@ -1,23 +1,23 @@
 /// The campaign's figures for one fault kind.
-public struct FaultSummary: Sendable, Codable {
-    public var kind: FaultKind
-    public var jobs: Int
-    public var passed: Int
-    public var failed: Int { jobs - passed }
+package struct FaultSummary: Sendable, Codable {
+    package var kind: FaultKind
+    package var jobs: Int
+    package var passed: Int
+    package var failed: Int { jobs - passed }
     /// Failure reasons and how often each occurred.
-    public var reasons: [String: Int]
+    package var reasons: [String: Int]
     /// Classifications the records showed and how often.
-    public var classifications: [String: Int]
+    package var classifications: [String: Int]
     /// Seconds from the service writing each job's terminal event to the display showing it, ascending.
-    public var terminalDelays: [Double] = []
+    package var terminalDelays: [Double] = []
 
     /// The median terminal delay (nil without one).
-    public var medianTerminalDelay: Double? { terminalDelays.isEmpty ? nil : terminalDelays[terminalDelays.count / 2] }
+    package var medianTerminalDelay: Double? { terminalDelays.isEmpty ? nil : terminalDelays[terminalDelays.count / 2] }
     /// The longest terminal delay (nil without one).
-    public var maximumTerminalDelay: Double? { terminalDelays.last }
+    package var maximumTerminalDelay: Double? { terminalDelays.last }
 
     /// Groups outcomes by fault kind, in catalogue order (kinds without jobs are left out).
-    public static func summarize(_ outcomes: [JobOutcome]) -> [FaultSummary] {
+    package static func summarize(_ outcomes: [JobOutcome]) -> [FaultSummary] {
         FaultKind.allCases.compactMap { kind in
             let jobs = outcomes.filter { $0.job.fault.kind == kind }
             guard !jobs.isEmpty else { return nil }

@@ -5,29 +5,29 @@ import Synchronization
 
 /// One job's fault: its kind, the parameters drawn for it, how the client is run, what the proxy
 /// does to each connection, and the classification the analytics record must show.
-public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertible {
-    public var kind: FaultKind
+package struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertible {
+    package var kind: FaultKind
     /// The refused upgrade's status, or the status failing polls get.
-    public var status: Int?
+    package var status: Int?
     /// Events forwarded before a socket is dropped, reset or swallowed.
-    public var events: Int?
+    package var events: Int?
     /// Every this-many-th status poll fails.
-    public var every: Int?
+    package var every: Int?
     /// Latency of a slow link, or how long a failing or slow poll takes.
-    public var milliseconds: Int?
-    public var bytesPerSecond: Int?
+    package var milliseconds: Int?
+    package var bytesPerSecond: Int?
     /// Upload bytes (headers included) forwarded before the reset.
-    public var cutAtByte: Int?
+    package var cutAtByte: Int?
     /// Poll faults behind a refused upgrade (`--strategy auto`) rather than under `--strategy polling`.
-    public var viaFallback: Bool?
+    package var viaFallback: Bool?
 
-    public init(kind: FaultKind) { self.kind = kind }
+    package init(kind: FaultKind) { self.kind = kind }
 
     /// The `--strategy` the job runs with.
-    public var mode: TrackerMode { kind == .pollFaults && viaFallback != true ? .polling : .auto }
+    package var mode: TrackerMode { kind == .pollFaults && viaFallback != true ? .polling : .auto }
 
     /// The classification the analytics record must show.
-    public var expected: ExpectedClassification {
+    package var expected: ExpectedClassification {
         switch kind {
         case .none, .uploadReset, .slowLink: .websocket
         case .upgradeRefused: .fallback(.refused, status: status, from: .sse)
@@ -51,7 +51,7 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
         }
     }
 
-    public var description: String {
+    package var description: String {
         let parameters: [String?] = [
             status.map { "status \($0)" }, events.map { "after \($0) events" }, every.map { "every \($0). poll" },
             milliseconds.map { "\($0) ms" }, bytesPerSecond.map { $0 >= 1024 ? "\($0 / 1024) KiB/s" : "\($0) B/s" },
@@ -64,7 +64,7 @@ public struct InjectedFault: Sendable, Codable, Equatable, CustomStringConvertib
 
     /// The proxy's per-connection decisions for this job. Curl opens one connection per request,
     /// so a connection's first request is the request the fault is meant for.
-    public func plan() -> FaultPlan {
+    package func plan() -> FaultPlan {
         let fault = self
         let polls = Atomic<Int>(0)
         return { request in

@@ -1,21 +1,21 @@
 /// What happened to one campaign job and every check it failed.
-public struct JobOutcome: Sendable, Codable {
-    public var job: CampaignJob
+package struct JobOutcome: Sendable, Codable {
+    package var job: CampaignJob
     /// The job id the client made (lowercase UUID); nil when no job was submitted.
-    public var jobId: String?
+    package var jobId: String?
     /// The run's outcome (`succeeded`, `failed`, `timed_out`, …).
-    public var outcome: String
+    package var outcome: String
     /// The classification the analytics record shows (`strategy/reason/status/phase`).
-    public var classification: String?
-    public var seconds: Double
+    package var classification: String?
+    package var seconds: Double
     /// Failed checks, each one line; empty when the job passed.
-    public var failures: [String]
+    package var failures: [String]
     /// For a failed job: what the proxy did to each connection and the client's counters.
-    public var trace: String?
+    package var trace: String?
     /// Events the run emitted, per path (what the report and the analytics record must count).
-    public var emittedByPath: [String: Int]?
+    package var emittedByPath: [String: Int]?
     /// Seconds from the service writing the terminal event to the display showing it.
-    public var terminalDelaySeconds: Double?
+    package var terminalDelaySeconds: Double?
 
-    public var passed: Bool { failures.isEmpty }
+    package var passed: Bool { failures.isEmpty }
 }

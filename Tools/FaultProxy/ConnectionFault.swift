@@ -1,5 +1,5 @@
 /// What the fault proxy does to one connection, chosen from its first request.
-public enum ConnectionFault: Sendable, Equatable {
+package enum ConnectionFault: Sendable, Equatable {
     /// Forward both ways untouched.
     case passThrough
     /// Answer at once with this HTTP status and close; the server never sees the request.

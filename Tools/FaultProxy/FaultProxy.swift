@@ -4,9 +4,9 @@ import NIOPosix
 /// A TCP proxy on loopback between a client and a scan service that injects the faults broken
 /// networks and middleboxes cause: refused upgrades, silent sockets, drops, resets, latency, bandwidth.
 /// Tests point the client at `baseURL`; the service itself runs unmodified behind it.
-public final class FaultProxy: Sendable {
-    public let port: Int
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+package final class FaultProxy: Sendable {
+    package let port: Int
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let channel: any Channel
     private let log: FaultLog
 
@@ -17,7 +17,7 @@ public final class FaultProxy: Sendable {
     }
 
     /// Starts a proxy to `127.0.0.1:upstreamPort` applying `plan` to every new connection.
-    public static func start(upstreamPort: Int, plan: @escaping FaultPlan) async throws -> FaultProxy {
+    package static func start(upstreamPort: Int, plan: @escaping FaultPlan) async throws -> FaultProxy {
         let log = FaultLog()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -33,12 +33,12 @@ public final class FaultProxy: Sendable {
     }
 
     /// Every first request the proxy saw, with the fault it applied.
-    public var requests: [(ProxiedRequest, ConnectionFault)] { log.entries }
+    package var requests: [(ProxiedRequest, ConnectionFault)] { log.entries }
 
     /// Upgrades the server accepted (101) through this proxy.
-    public var acceptedUpgrades: Int { log.acceptedUpgrades }
+    package var acceptedUpgrades: Int { log.acceptedUpgrades }
 
-    public func stop() async {
+    package func stop() async {
         try? await channel.close()
     }
 }

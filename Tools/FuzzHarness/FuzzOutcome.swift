@@ -1,5 +1,5 @@
 /// What one fuzz input led to: a result, a typed refusal, or a broken invariant (a bug to fix).
-public enum FuzzOutcome: Sendable, Equatable, CustomStringConvertible {
+package enum FuzzOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The input was accepted; the text says what came out.
     case accepted(String)
     /// The input was refused with the typed error the code promises; the text is that error.
@@ -7,12 +7,12 @@ public enum FuzzOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The code did something it must never do (wrong error type, unstable round trip, bad output).
     case violation(String)
 
-    public var isViolation: Bool {
+    package var isViolation: Bool {
         if case .violation = self { return true }
         return false
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .accepted(let what): "accepted: \(what)"
         case .rejected(let why): "rejected: \(why)"

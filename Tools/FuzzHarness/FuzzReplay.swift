@@ -2,9 +2,9 @@ import Foundation
 
 /// Replays saved inputs (files, or every file in a directory) through a fuzz body: what a fuzz
 /// executable does when it is built without libFuzzer, and what the regression tests do.
-public enum FuzzReplay {
+package enum FuzzReplay {
     /// The regular files at `paths`, directories expanded one level, sorted by path.
-    public static func inputFiles(_ paths: [String]) -> [String] {
+    package static func inputFiles(_ paths: [String]) -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -21,7 +21,7 @@ public enum FuzzReplay {
 
     /// Runs every input through `body`, printing one line each; returns the exit status
     /// (0 when no input broke an invariant, 1 otherwise, 2 when nothing was given).
-    public static func main(arguments: [String], name: String, body: ([UInt8]) -> FuzzOutcome) -> Int32 {
+    package static func main(arguments: [String], name: String, body: ([UInt8]) -> FuzzOutcome) -> Int32 {
         let files = inputFiles(arguments)
         guard !files.isEmpty else {
             FileHandle.standardError.write(Data("usage: \(name) INPUT... (files or directories; build with scripts/fuzz.sh to fuzz)\n".utf8))

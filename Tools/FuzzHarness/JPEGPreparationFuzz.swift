@@ -4,16 +4,16 @@ import ImagePreparation
 /// One fuzz input through every path that reads untrusted JPEG bytes: format sniffing, the EXIF
 /// reader, the client's `ImagePreparer`, the service's header check and scaled decode, and the
 /// engine's decode. Limits are small so a huge declared size is refused before any pixel memory.
-public enum JPEGPreparationFuzz {
+package enum JPEGPreparationFuzz {
     /// Largest source image decoded while fuzzing (1 MP): larger headers must be refused as too large.
-    public static let maxPixels = 1 << 20
+    package static let maxPixels = 1 << 20
     /// Long side of the prepared image (small, so every decode is DCT-scaled and fast).
-    public static let longSide = 64
+    package static let longSide = 64
     static let preparer = ImagePreparer(longSide: longSide, maxSourcePixels: maxPixels, quality: 75)
 
     /// Runs `bytes` through every JPEG path; the outcome is the client preparation's, unless an
     /// invariant broke anywhere.
-    public static func run(_ bytes: [UInt8]) -> FuzzOutcome {
+    package static func run(_ bytes: [UInt8]) -> FuzzOutcome {
         let format = ImageFormat.detect(bytes)
         if bytes.count > 1, ImageFormat.detect(bytes[1...]) != ImageFormat.detect(Array(bytes[1...])) {
             return .violation("format sniffing differs between a slice and an array of the same bytes")

@@ -9,9 +9,9 @@ import ScanProtocol
 /// silence timeout and the image preparer. Any number a server sends (a fraction of 1e308 or -5, a
 /// seq of Int.max, a heartbeat of 1e300) must be consumed without trapping. The raw `fraction`
 /// numbers of the input are drawn too, before decoding clamps them.
-public enum WireConsumptionFuzz {
+package enum WireConsumptionFuzz {
     /// Feeds `data` to every consumer that accepts it; the names of those that did.
-    public static func run(_ data: Data) -> [String] {
+    package static func run(_ data: Data) -> [String] {
         var consumed: [String] = []
         let decoder = WireCoding.decoder()
         if let snapshot = try? decoder.decode(JobSnapshot.self, from: data) {

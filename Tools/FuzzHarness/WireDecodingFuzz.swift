@@ -6,7 +6,7 @@ import ScanProtocol
 /// that encodes to the same bytes again (the round trip is stable after one pass). Then the client
 /// consumes it (`WireConsumptionFuzz`: the tracker state machine and the progress display), which
 /// must not trap whatever numbers it carries.
-public enum WireDecodingFuzz {
+package enum WireDecodingFuzz {
     /// Every type that crosses the wire, from whole messages down to the enums inside them.
     static let checks: [(String, @Sendable (Data) -> FuzzOutcome)] = [
         ("ServerMessage", roundTrip(ServerMessage.self)),
@@ -33,10 +33,10 @@ public enum WireDecodingFuzz {
     ]
 
     /// The names of the types each input is decoded as.
-    public static var typeNames: [String] { checks.map(\.0) }
+    package static var typeNames: [String] { checks.map(\.0) }
 
     /// Decodes `bytes` as every wire type; the first violation wins, else the types that accepted it.
-    public static func run(_ bytes: [UInt8]) -> FuzzOutcome {
+    package static func run(_ bytes: [UInt8]) -> FuzzOutcome {
         let data = Data(bytes)
         var accepted: [String] = []
         for (name, check) in checks {

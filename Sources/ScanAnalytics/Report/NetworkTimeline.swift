@@ -6,18 +6,18 @@ import Foundation
 /// formulas as `bookscan stats --by day`); the adaptive starts are what each record says adaptive
 /// memory chose for it (`adaptiveEventStream`, `adaptivePolling`, `probeSucceeded`), so they show the
 /// verdict each day ran under.
-public struct NetworkTimeline: Sendable, Equatable {
+package struct NetworkTimeline: Sendable, Equatable {
     /// How adaptive memory started one day's runs on one network.
-    public struct AdaptiveStarts: Sendable, Equatable {
+    package struct AdaptiveStarts: Sendable, Equatable {
         /// Runs started at the event stream because the WebSocket was skipped.
-        public var eventStreamFirst = 0
+        package var eventStreamFirst = 0
         /// Runs that polled because both streaming transports were skipped.
-        public var polling = 0
+        package var polling = 0
         /// Background WebSocket probes that worked (each clears the WebSocket's verdict).
-        public var probesSucceeded = 0
+        package var probesSucceeded = 0
 
         /// The ladder start in words, or nil when every run started at the WebSocket.
-        public var verdict: String? {
+        package var verdict: String? {
             if polling > 0 { return StrategyMemory.Preference.polling.rawValue }
             if eventStreamFirst > 0 { return StrategyMemory.Preference.eventStreamFirst.rawValue }
             return nil
@@ -25,23 +25,23 @@ public struct NetworkTimeline: Sendable, Equatable {
     }
 
     /// One network's runs.
-    public struct Network: Sendable, Equatable {
-        public var network: String
-        public var runs: Int
+    package struct Network: Sendable, Equatable {
+        package var network: String
+        package var runs: Int
         /// The day groups of `StatsSummary(records: this network's runs, groupedBy: .day)`, oldest first.
-        public var days: [StatsSummary.Group]
+        package var days: [StatsSummary.Group]
         /// Adaptive starts per day key (days without any are absent).
-        public var adaptive: [String: AdaptiveStarts]
+        package var adaptive: [String: AdaptiveStarts]
         /// What adaptive memory remembers for this network now (`StatsSummary.networkVerdicts`), if anything.
-        public var currentVerdict: String?
+        package var currentVerdict: String?
     }
 
     /// Every day with a run (UTC, `2026-11-18`), oldest first.
-    public var days: [String]
+    package var days: [String]
     /// The networks, the one with most runs first.
-    public var networks: [Network]
+    package var networks: [Network]
 
-    public init(records: [AnalyticsRecord], verdicts: [String: String] = [:]) {
+    package init(records: [AnalyticsRecord], verdicts: [String: String] = [:]) {
         days = Set(records.map { StatsSummary.key($0, .day) }).sorted()
         networks = Dictionary(grouping: records, by: \.network).map { network, runs in
             var adaptive: [String: AdaptiveStarts] = [:]

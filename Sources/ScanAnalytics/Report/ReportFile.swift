@@ -2,17 +2,17 @@ import Foundation
 
 /// Writes a report file atomically: a temporary file beside it, flushed, then renamed over it, so a
 /// reader never sees half a page and a failed write leaves any earlier file as it was.
-public enum ReportFile {
+package enum ReportFile {
     /// Why a report file could not be written: the path and the system's reason, in one line.
-    public struct WriteError: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
+    package struct WriteError: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
 
-        public var description: String { "\(path): \(reason)" }
+        package var description: String { "\(path): \(reason)" }
     }
 
     /// Writes `text` (UTF-8) to `path`, replacing what was there.
-    public static func write(_ text: String, to path: String) throws(WriteError) {
+    package static func write(_ text: String, to path: String) throws(WriteError) {
         guard !path.isEmpty else { throw WriteError(path: path, reason: "an empty file name") }
         guard !path.hasSuffix("/") else { throw WriteError(path: path, reason: String(cString: strerror(EISDIR))) }
         let directory = (path as NSString).deletingLastPathComponent

@@ -2,21 +2,21 @@ import Foundation
 
 /// `bookscan stats --html`: one self-contained page (inline CSS and SVG, no script, no external
 /// reference) of the numbers a `StatsSummary` holds, and each network's days; every text from the log is escaped.
-public struct StatsHTMLReport: Sendable {
+package struct StatsHTMLReport: Sendable {
     /// The summary `bookscan stats` computed (the page computes no rate of its own).
-    public var summary: StatsSummary
-    public var timeline: NetworkTimeline
+    package var summary: StatsSummary
+    package var timeline: NetworkTimeline
     /// Where the records came from (the log's path), shown in the header.
-    public var source: String
+    package var source: String
     /// The `--since` cutoff, if any.
-    public var since: Date?
-    public var generatedAt: Date
+    package var since: Date?
+    package var generatedAt: Date
 
     /// The heat map shows at most this many of the latest days and this many networks (the tables show all).
-    public static let maxDays = 31
-    public static let maxNetworks = 40
+    package static let maxDays = 31
+    package static let maxNetworks = 40
 
-    public init(summary: StatsSummary, timeline: NetworkTimeline, source: String, since: Date? = nil, generatedAt: Date = Date()) {
+    package init(summary: StatsSummary, timeline: NetworkTimeline, source: String, since: Date? = nil, generatedAt: Date = Date()) {
         self.summary = summary
         self.timeline = timeline
         self.source = source
@@ -25,7 +25,7 @@ public struct StatsHTMLReport: Sendable {
     }
 
     /// The whole page.
-    public func render() -> String {
+    package func render() -> String {
         var body = header()
         if summary.runs == 0 {
             body += """

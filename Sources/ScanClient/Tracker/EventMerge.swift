@@ -12,17 +12,17 @@ import ScanProtocol
 /// - a merge that continues a resubmitted job starts from what the first submission showed: the
 ///   server numbers the new job's events after it (`PUT …?continueAfter=N`), and the new job's
 ///   early events (queued, decoding…) are not news until it passes the point already shown.
-public struct EventMerge: Sendable {
+package struct EventMerge: Sendable {
     private var seen = Set<Int>()
     /// The highest seq below which every event has been seen; sockets resume after it.
-    public private(set) var contiguous = 0
+    package private(set) var contiguous = 0
     /// The last delivered event: only newer events that are not behind it are news.
-    public private(set) var lastShown: JobEvent?
+    package private(set) var lastShown: JobEvent?
     /// The fraction to display: never lower than before.
-    public private(set) var displayFraction = 0.0
+    package private(set) var displayFraction = 0.0
 
     /// A new merge; `continuing` is the last event a previous submission of the same job showed.
-    public init(continuing: JobEvent? = nil) {
+    package init(continuing: JobEvent? = nil) {
         guard let continuing else { return }
         contiguous = continuing.seq
         lastShown = continuing
@@ -30,10 +30,10 @@ public struct EventMerge: Sendable {
     }
 
     /// The seq of the last delivered event (0 before any).
-    public var lastDelivered: Int { lastShown?.seq ?? 0 }
+    package var lastDelivered: Int { lastShown?.seq ?? 0 }
 
     /// Takes an event from any path; returns the fraction to display when it is news, nil otherwise.
-    public mutating func accept(_ event: JobEvent) -> Double? {
+    package mutating func accept(_ event: JobEvent) -> Double? {
         guard event.seq > 0, event.seq > contiguous, !seen.contains(event.seq) else { return nil }
         seen.insert(event.seq)
         while seen.contains(contiguous + 1) {

@@ -1,5 +1,5 @@
 /// Where an accepted event came from.
-public enum EventPath: String, Codable, Sendable, CaseIterable {
+package enum EventPath: String, Codable, Sendable, CaseIterable {
     case websocket
     /// Server-Sent Events.
     case sse

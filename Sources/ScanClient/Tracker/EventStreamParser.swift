@@ -6,10 +6,10 @@ import Foundation
 /// line dispatches a message that has data.
 /// Written here because the one Swift SSE client in reach (mattt/EventSource 1.1.1) does not build
 /// on Linux (it needs `URLSession.bytes`).
-public struct EventStreamParser: Sendable {
+package struct EventStreamParser: Sendable {
     /// What a chunk completed: a message, or a comment line (its text after the colon, trimmed); or
     /// `overflow`, once, when a line or a message grew past `maxMessageBytes` (nothing is parsed after it).
-    public enum Item: Sendable, Equatable {
+    package enum Item: Sendable, Equatable {
         case message(Message)
         case comment(String)
         case overflow
@@ -17,16 +17,16 @@ public struct EventStreamParser: Sendable {
 
     /// The most bytes one message (its lines together) or one line may hold by default: far above any
     /// event of protocol v1 (a 172-book result is under 80 KB), far below what would hurt the client.
-    public static let defaultMaxMessageBytes = 4 << 20
+    package static let defaultMaxMessageBytes = 4 << 20
 
     /// One dispatched message.
-    public struct Message: Sendable, Equatable {
-        public var id: String?
+    package struct Message: Sendable, Equatable {
+        package var id: String?
         /// The `event:` type; nil means the default type `message`.
-        public var event: String?
-        public var data: String
+        package var event: String?
+        package var data: String
 
-        public init(id: String?, event: String?, data: String) {
+        package init(id: String?, event: String?, data: String) {
             self.id = id
             self.event = event
             self.data = data
@@ -34,9 +34,9 @@ public struct EventStreamParser: Sendable {
     }
 
     /// The cap on a line and on a message's data (see `Item.overflow`).
-    public let maxMessageBytes: Int
+    package let maxMessageBytes: Int
     /// Whether the stream went past `maxMessageBytes`; the parser then ignores the rest.
-    public private(set) var overflowed = false
+    package private(set) var overflowed = false
     private var dataBytes = 0
     private var line: [UInt8] = []
     private var afterCR = false
@@ -46,17 +46,17 @@ public struct EventStreamParser: Sendable {
     private var sawData = false
     private var atStart = true
     /// The last `id:` seen (what a client would send as `Last-Event-ID`).
-    public private(set) var lastEventId: String?
+    package private(set) var lastEventId: String?
     /// The last valid `retry:` in milliseconds.
-    public private(set) var retryMilliseconds: Int?
+    package private(set) var retryMilliseconds: Int?
 
-    public init(maxMessageBytes: Int = EventStreamParser.defaultMaxMessageBytes) {
+    package init(maxMessageBytes: Int = EventStreamParser.defaultMaxMessageBytes) {
         self.maxMessageBytes = maxMessageBytes
     }
 
     /// Feeds a chunk; returns the messages and comments it completed, in order (ending with
     /// `overflow` when the chunk took a line or a message past the cap).
-    public mutating func consume(_ bytes: some Sequence<UInt8>) -> [Item] {
+    package mutating func consume(_ bytes: some Sequence<UInt8>) -> [Item] {
         var messages: [Item] = []
         guard !overflowed else { return messages }
         for byte in bytes {

@@ -1,7 +1,7 @@
 import ScanProtocol
 
 /// What a status poll returned.
-public enum PollOutcome: Sendable, Equatable {
+package enum PollOutcome: Sendable, Equatable {
     case snapshot(JobSnapshot)
     /// An HTTP error status with the protocol error body when there was one.
     case httpError(status: Int, ErrorBody?)

@@ -1,6 +1,6 @@
 import RunModel
 /// How the run's progress was carried, exactly: the ProgressStrategy the analytics log records.
-public enum ProgressStrategy: Codable, Sendable, Equatable {
+package enum ProgressStrategy: Codable, Sendable, Equatable {
     /// The WebSocket carried the job to its end with no failure.
     case websocket
     /// The WebSocket carried the job to its end after reconnecting at least once.
@@ -15,7 +15,7 @@ public enum ProgressStrategy: Codable, Sendable, Equatable {
     case polling
 
     /// The name used in logs and summaries.
-    public var name: StrategyName {
+    package var name: StrategyName {
         switch self {
         case .websocket: .websocket
         case .websocketReconnected: .websocketReconnected

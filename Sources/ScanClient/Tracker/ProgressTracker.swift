@@ -5,29 +5,29 @@ import RunModel
 import ScanProtocol
 
 /// The result of following one job: how it ended, which strategy carried it, and the numbers.
-public struct TrackedRun: Sendable {
-    public var ending: TrackerEnding
+package struct TrackedRun: Sendable {
+    package var ending: TrackerEnding
     /// What carried the run; nil when neither a socket nor polling did (see `TrackerStateMachine.strategy`).
-    public var strategy: ProgressStrategy?
-    public var metrics: TrackerMetrics
+    package var strategy: ProgressStrategy?
+    package var metrics: TrackerMetrics
     /// Seconds from the start of tracking (= start of the upload) to the upload being accepted.
-    public var uploadSeconds: Double?
+    package var uploadSeconds: Double?
     /// Seconds from the upload being accepted to the first event from the socket or a poll.
-    public var firstEventSeconds: Double?
+    package var firstEventSeconds: Double?
     /// Seconds from the start to the end.
-    public var totalSeconds: Double
+    package var totalSeconds: Double
     /// The last event shown (delivered), if any: a resubmission's run continues from it.
-    public var lastShown: JobEvent?
+    package var lastShown: JobEvent?
 }
 
 /// Receives what the tracker accepts, as it happens (on the tracker's task).
-public struct TrackerObserver: Sendable {
+package struct TrackerObserver: Sendable {
     /// An accepted event, its path, and the fraction to show (never lower than before).
-    public var event: @Sendable (JobEvent, EventPath, Double) -> Void
+    package var event: @Sendable (JobEvent, EventPath, Double) -> Void
     /// The path currently carrying progress changed (`ws` / `sse` / `poll`).
-    public var path: @Sendable (EventPath) -> Void
+    package var path: @Sendable (EventPath) -> Void
 
-    public init(event: @escaping @Sendable (JobEvent, EventPath, Double) -> Void = { _, _, _ in }, path: @escaping @Sendable (EventPath) -> Void = { _ in }) {
+    package init(event: @escaping @Sendable (JobEvent, EventPath, Double) -> Void = { _, _, _ in }, path: @escaping @Sendable (EventPath) -> Void = { _ in }) {
         self.event = event
         self.path = path
     }
@@ -35,21 +35,21 @@ public struct TrackerObserver: Sendable {
 
 /// The thin async shell around `TrackerStateMachine`: opens sockets, polls, runs timers, and feeds
 /// every outcome back as an input, one at a time, until the machine says `finish`.
-public struct ProgressTracker: Sendable {
-    public let api: ScanAPI
-    public let mode: TrackerMode
+package struct ProgressTracker: Sendable {
+    package let api: ScanAPI
+    package let mode: TrackerMode
     /// Where the `auto` ladder starts (the event stream when adaptive memory skips the WebSocket).
-    public let ladderStart: StreamTransport
+    package let ladderStart: StreamTransport
     /// Whether the server offers an event stream (`/v1/limits`); without it `auto` skips that step.
-    public let eventStreamAvailable: Bool
-    public let settings: TrackerSettings
-    public let clientPingInterval: Duration
-    public let logger: Logger
+    package let eventStreamAvailable: Bool
+    package let settings: TrackerSettings
+    package let clientPingInterval: Duration
+    package let logger: Logger
     /// When set, the job's WebSocket is a subscription on this shared link (a batch's one socket)
     /// instead of a socket of its own; everything else is the same.
-    public var sharedSocket: SharedEventSocket?
+    package var sharedSocket: SharedEventSocket?
 
-    public init(
+    package init(
         api: ScanAPI, mode: TrackerMode, settings: TrackerSettings = .init(), clientPingInterval: Duration = .seconds(15),
         logger: Logger = Logger(label: "bookscan.tracker"), ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true
     ) {
@@ -81,15 +81,15 @@ public struct ProgressTracker: Sendable {
     }
 
     /// Why a tracked run ended without tracking: the upload itself failed.
-    public struct UploadFailed: Error, Sendable {
-        public var error: ScanAPIError
-        public var seconds: Double
+    package struct UploadFailed: Error, Sendable {
+        package var error: ScanAPIError
+        package var seconds: Double
     }
 
     /// Follows `jobId`, starting the socket at once and `upload` at the same time (order does not
     /// matter: the server replays). `timeout` bounds the whole run; `interrupts` ends it when it yields.
     /// `continuing`: the last event an earlier run of a resubmitted job showed; this run goes on from it.
-    public func run(
+    package func run(
         jobId: UUID, upload: @escaping @Sendable () async -> Result<JobSnapshot, ScanAPIError>, timeout: Duration?,
         interrupts: AsyncStream<Void>? = nil, observer: TrackerObserver = .init(), continuing: JobEvent? = nil
     ) async throws(UploadFailed) -> TrackedRun {

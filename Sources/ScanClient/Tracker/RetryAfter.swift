@@ -1,9 +1,9 @@
 import Foundation
 
 /// The `Retry-After` header of a refused poll: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
-public enum RetryAfter {
+package enum RetryAfter {
     /// The wait it asks for, or nil when absent, unreadable, negative or not finite.
-    public static func parse(_ value: String?, now: Date = Date()) -> Duration? {
+    package static func parse(_ value: String?, now: Date = Date()) -> Duration? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = Int(text) { return seconds >= 0 ? .seconds(min(seconds, 86_400)) : nil }
         let formatter = DateFormatter()

@@ -12,7 +12,7 @@ import WSClient
 /// resumes after its own seq on its own. The link opens with the first job, carries later jobs with a
 /// `subscribe` message each (no new connection), and reconnects when a job needs it again after the
 /// link dropped or went silent.
-public actor SharedEventSocket {
+package actor SharedEventSocket {
     private struct Attachment {
         let connection: Int
         let after: Int
@@ -43,12 +43,12 @@ public actor SharedEventSocket {
     /// a job asking again within the window learns nothing new, and each attempt costs a request).
     private var refusedUntil: ContinuousClock.Instant?
     /// Connections (upgrade attempts) this socket made, and how many of them opened.
-    public private(set) var connectAttempts = 0
-    public private(set) var linksOpened = 0
+    package private(set) var connectAttempts = 0
+    package private(set) var linksOpened = 0
 
     /// `staleAfter`: an open link with no frame for this long is replaced when a job needs it (the
     /// server sends a heartbeat every interval, so a healthy link is never that quiet).
-    public init(api: ScanAPI, staleAfter: Duration, pingInterval: Duration = .seconds(15), logger: Logger = Logger(label: "bookscan.shared-socket")) {
+    package init(api: ScanAPI, staleAfter: Duration, pingInterval: Duration = .seconds(15), logger: Logger = Logger(label: "bookscan.shared-socket")) {
         self.api = api
         self.staleAfter = staleAfter
         self.pingInterval = pingInterval
@@ -56,7 +56,7 @@ public actor SharedEventSocket {
     }
 
     /// How long a refused upgrade is remembered for new subscriptions.
-    public static let refusalMemory: Duration = .seconds(10)
+    package static let refusalMemory: Duration = .seconds(10)
     /// Most jobs one `subscribe` message carries (it stays far below the server's message limit).
     static let jobsPerSubscribe = 64
 
@@ -74,7 +74,7 @@ public actor SharedEventSocket {
     }
 
     /// Closes the link and ends every subscription (their trackers see the socket close).
-    public func close() {
+    package func close() {
         closed = true
         for (id, attachment) in attachments {
             attachment.report(.ended(connection: attachment.connection, .closed(code: nil)))

@@ -1,5 +1,5 @@
 /// How a socket attempt ended, as the driver reports it to the state machine.
-public enum SocketEnd: Sendable, Equatable {
+package enum SocketEnd: Sendable, Equatable {
     /// Could not open: the upgrade got this HTTP status (nil when unknown).
     case refused(status: Int?)
     /// Could not connect at all.

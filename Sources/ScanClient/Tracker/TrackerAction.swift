@@ -2,7 +2,7 @@ import ScanProtocol
 
 extension TrackerStateMachine {
     /// What the driver must do.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case openSocket(connection: Int, after: Int)
         /// Open the event stream (SSE) of the job, replaying after `after`.
         case openStream(connection: Int, after: Int)

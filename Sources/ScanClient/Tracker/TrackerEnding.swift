@@ -2,7 +2,7 @@ import RunModel
 import ScanProtocol
 
 /// How a tracked run ended.
-public enum TrackerEnding: Sendable, Equatable {
+package enum TrackerEnding: Sendable, Equatable {
     /// The job reached a terminal state (succeeded, failed or canceled); the event is the terminal one.
     case terminal(JobEvent)
     /// `--timeout` passed before the job finished; it may still be running on the server.

@@ -1,5 +1,5 @@
 /// Which path carries progress: decided by `--strategy`.
-public enum TrackerMode: String, Sendable, CaseIterable {
+package enum TrackerMode: String, Sendable, CaseIterable {
     /// The ladder: WebSocket first; Server-Sent Events when the WebSocket is refused, slow, silent or
     /// broken; polling when the event stream fails too (or a proxy buffers it).
     case auto

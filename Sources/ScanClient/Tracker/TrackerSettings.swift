@@ -1,75 +1,75 @@
 import BookscanBase
 
 /// The tracker's timing rules; defaults follow the transport research (Phoenix 2.5 s, Ably 10 s, SignalR).
-public struct TrackerSettings: Sendable, Equatable {
+package struct TrackerSettings: Sendable, Equatable {
     /// How often polling reads the job status unless told otherwise.
-    public static let defaultPollInterval: Duration = .seconds(2)
+    package static let defaultPollInterval: Duration = .seconds(2)
     /// How long after the upload's acceptance a first WebSocket frame may take before polling starts
     /// beside it, unless told otherwise.
-    public static let defaultFirstFrameDeadline: Duration = .milliseconds(2500)
+    package static let defaultFirstFrameDeadline: Duration = .milliseconds(2500)
     /// How long after acceptance a run keeps trying the WebSocket without any frame, unless told otherwise.
-    public static let defaultSocketGiveUp: Duration = .seconds(10)
+    package static let defaultSocketGiveUp: Duration = .seconds(10)
     /// WebSocket failures after which a run stays on polling, unless told otherwise.
-    public static let defaultMaxSocketFailures = 5
+    package static let defaultMaxSocketFailures = 5
     /// The reconnect backoff's base and cap unless told otherwise.
-    public static let defaultBackoffBase: Duration = .seconds(1)
-    public static let defaultBackoffCap: Duration = .seconds(30)
+    package static let defaultBackoffBase: Duration = .seconds(1)
+    package static let defaultBackoffCap: Duration = .seconds(30)
     /// How long an open socket may stay silent unless told otherwise.
-    public static let defaultSilenceTimeout: Duration = .seconds(5)
+    package static let defaultSilenceTimeout: Duration = .seconds(5)
     /// How long a run follows its job before giving up (`--timeout`); the job keeps running on the server.
-    public static let defaultRunTimeout: Duration = .seconds(15 * 60)
+    package static let defaultRunTimeout: Duration = .seconds(15 * 60)
     /// A silent socket is declared dead only after this many missed server heartbeats.
-    public static let heartbeatsBeforeSilence = 2.5
+    package static let heartbeatsBeforeSilence = 2.5
     /// A heartbeat is late this long after it was due: a quarter of the interval, at least 500 ms
     /// (room for a loaded machine; a healthy socket must never cost a request).
-    public static let heartbeatLateFraction = 0.25
-    public static let minimumHeartbeatLateMargin: Duration = .milliseconds(500)
+    package static let heartbeatLateFraction = 0.25
+    package static let minimumHeartbeatLateMargin: Duration = .milliseconds(500)
     /// The longest pause a poll's `Retry-After` can impose unless told otherwise.
-    public static let defaultMaxRetryAfter: Duration = .seconds(30)
+    package static let defaultMaxRetryAfter: Duration = .seconds(30)
     /// How long a reconnect's upgrade may go unanswered unless told otherwise.
-    public static let defaultReconnectDeadline: Duration = .seconds(5)
+    package static let defaultReconnectDeadline: Duration = .seconds(5)
     /// How far behind the server a transport may fall unless told otherwise (see `maxLag`).
-    public static let defaultMaxLag: Duration = .seconds(1)
+    package static let defaultMaxLag: Duration = .seconds(1)
     /// How long the carrying transport may go without fresh news before a hedged poll checks it
     /// unless told otherwise (see `lagProbeInterval`): a poll shows what a lagging event stream holds
     /// back at most this long after its last fresh news, and with `defaultMaxLag` it is left 1 s later.
-    public static let defaultLagProbeInterval: Duration = .milliseconds(1500)
+    package static let defaultLagProbeInterval: Duration = .milliseconds(1500)
     /// How long after a heartbeat naming a seq the carrying transport has not delivered the probe
     /// comes, unless told otherwise: room for that seq's frame, sent right after the heartbeat.
-    public static let defaultHeartbeatAheadGrace: Duration = .milliseconds(500)
+    package static let defaultHeartbeatAheadGrace: Duration = .milliseconds(500)
 
     /// How often polling reads the job status.
-    public var pollInterval: Duration
+    package var pollInterval: Duration
     /// Without a WebSocket frame this long after the upload was accepted, polling starts in parallel.
-    public var firstFrameDeadline: Duration
+    package var firstFrameDeadline: Duration
     /// Without any WebSocket frame this long after acceptance, the run stops trying the WebSocket.
-    public var socketGiveUp: Duration
+    package var socketGiveUp: Duration
     /// An open socket with no frame for this long during a job counts as dead.
-    public var silenceTimeout: Duration
+    package var silenceTimeout: Duration
     /// WebSocket failures after which a run stays on polling.
-    public var maxSocketFailures: Int
+    package var maxSocketFailures: Int
     /// Reconnect backoff: full jitter rand(0, min(cap, base·2ⁿ)), first retry immediate.
-    public var backoffBase: Duration
-    public var backoffCap: Duration
+    package var backoffBase: Duration
+    package var backoffCap: Duration
     /// The server's heartbeat interval, when known (`/v1/limits`): a frame not followed by another
     /// within it plus a margin sends one hedged poll while the socket stays open.
-    public var heartbeatInterval: Duration?
+    package var heartbeatInterval: Duration?
     /// A reconnect (after the first frame) whose upgrade is not answered within this counts as a failed socket.
-    public var reconnectDeadline: Duration
+    package var reconnectDeadline: Duration
     /// A poll's `Retry-After` is honoured up to this long.
-    public var maxRetryAfter: Duration
+    package var maxRetryAfter: Duration
     /// A transport this far behind the server is lagging (`auto`): news this much older than the
     /// freshest arrival is stale, and a seq a status poll showed that the transport has not delivered
     /// this long after leaves it for the next step of the ladder, for the rest of the run.
-    public var maxLag: Duration
+    package var maxLag: Duration
     /// While a transport carries the job (`auto`) and has brought no fresh news for this long, a hedged
     /// poll checks that it keeps up, again every interval until fresh news comes (see `lagProbeDelay`).
-    public var lagProbeInterval: Duration
+    package var lagProbeInterval: Duration
     /// A heartbeat naming a seq the carrying transport has not delivered brings the probe forward to
     /// this long after it (see `defaultHeartbeatAheadGrace`).
-    public var heartbeatAheadGrace: Duration = defaultHeartbeatAheadGrace
+    package var heartbeatAheadGrace: Duration = defaultHeartbeatAheadGrace
 
-    public init(
+    package init(
         pollInterval: Duration = defaultPollInterval, firstFrameDeadline: Duration = defaultFirstFrameDeadline,
         socketGiveUp: Duration = defaultSocketGiveUp, silenceTimeout: Duration = defaultSilenceTimeout,
         maxSocketFailures: Int = defaultMaxSocketFailures, backoffBase: Duration = defaultBackoffBase,
@@ -93,7 +93,7 @@ public struct TrackerSettings: Sendable, Equatable {
     /// These settings for a server that sends a heartbeat every `heartbeatSeconds`: the silence
     /// timeout is never shorter than `heartbeatsBeforeSilence` heartbeats. A value that is not a
     /// usable interval (zero, negative, not finite, absurdly large) leaves the settings unchanged.
-    public func adapted(toHeartbeat heartbeatSeconds: Double) -> TrackerSettings {
+    package func adapted(toHeartbeat heartbeatSeconds: Double) -> TrackerSettings {
         guard heartbeatSeconds > 0, let silence = Duration.checkedSeconds(heartbeatSeconds * Self.heartbeatsBeforeSilence) else { return self }
         var settings = self
         settings.silenceTimeout = max(silenceTimeout, silence)
@@ -102,7 +102,7 @@ public struct TrackerSettings: Sendable, Equatable {
     }
 
     /// How much later than due a heartbeat counts as late; nil when the interval is unknown.
-    public var heartbeatLateMargin: Duration? {
+    package var heartbeatLateMargin: Duration? {
         heartbeatInterval.map { max(Self.minimumHeartbeatLateMargin, $0 * Self.heartbeatLateFraction) }
     }
 
@@ -110,7 +110,7 @@ public struct TrackerSettings: Sendable, Equatable {
     /// probe interval; when the server's heartbeat interval is known, never less than that interval
     /// plus half the late margin, so heartbeats (fresh news: both transports' carry the server's time)
     /// keep a healthy transport from costing any poll.
-    public var lagProbeDelay: Duration {
+    package var lagProbeDelay: Duration {
         guard let heartbeatInterval, let margin = heartbeatLateMargin else { return lagProbeInterval }
         return max(lagProbeInterval, heartbeatInterval + margin / 2)
     }
@@ -118,7 +118,7 @@ public struct TrackerSettings: Sendable, Equatable {
     /// How long after a heartbeat (or a socket's first frame) the next one counts as late; nil when
     /// the interval is unknown. While it stays late, a hedged poll with nothing new is repeated
     /// every `heartbeatLateMargin`.
-    public var heartbeatLateAfter: Duration? {
+    package var heartbeatLateAfter: Duration? {
         guard let heartbeatInterval, let margin = heartbeatLateMargin else { return nil }
         let late = heartbeatInterval + margin
         // Never later than the silence rule itself: then the hedge would add nothing.

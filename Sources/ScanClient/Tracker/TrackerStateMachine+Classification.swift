@@ -6,7 +6,7 @@ extension TrackerStateMachine {
     /// failure (of the event stream when it was tried and failed, else of the WebSocket) if polling
     /// was following the job; nil when nothing carried anything (e.g. interrupted or timed out
     /// before any frame or poll, or a forced transport that never carried the job).
-    public var strategy: ProgressStrategy? {
+    package var strategy: ProgressStrategy? {
         if mode == .polling { return .polling }
         let carrying = finished ? socketCarriedEnd : socketIsCarrying
         let streamCarrying = finished ? streamCarriedEnd : stream.isCarrying

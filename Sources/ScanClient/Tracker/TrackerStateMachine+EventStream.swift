@@ -6,7 +6,7 @@ extension TrackerStateMachine {
     // MARK: inputs from the event stream (SSE)
 
     /// The server answered the stream request with 200 and an event stream.
-    public mutating func streamOpened(connection: Int) -> [Action] {
+    package mutating func streamOpened(connection: Int) -> [Action] {
         guard !finished, case .connecting(connection) = stream.phase else { return [] }
         stream.phase = .open(connection, sawBytes: false)
         return [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
@@ -15,7 +15,7 @@ extension TrackerStateMachine {
     /// Bytes arrived on the stream: the events they completed and the heartbeats among them (none of
     /// either for the stream's opening, which only proves that no proxy buffers the response), the
     /// highest latest seq and the latest server time those heartbeats named, and when the bytes arrived (when known).
-    public mutating func streamReceived(
+    package mutating func streamReceived(
         connection: Int, _ events: [JobEvent], heartbeats: Int = 0, heartbeatLatestSeq: Int? = nil, heartbeatTime: Date? = nil,
         receivedAt: Date? = nil
     ) -> [Action] {
@@ -41,7 +41,7 @@ extension TrackerStateMachine {
     }
 
     /// The stream could not open, or ended; either way it no longer carries the job.
-    public mutating func streamEnded(connection: Int, _ end: SocketEnd) -> [Action] {
+    package mutating func streamEnded(connection: Int, _ end: SocketEnd) -> [Action] {
         guard !finished, stream.connection == connection else { return [] }
         let wasOpen = if case .open = stream.phase { true } else { false }
         let actions: [Action] = [.cancel(.silence(connection: connection)), .cancel(.streamFirstByte(connection: connection))]

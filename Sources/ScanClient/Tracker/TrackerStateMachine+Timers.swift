@@ -3,7 +3,7 @@ import ScanProtocol
 
 extension TrackerStateMachine {
     /// A timer the driver scheduled fired (stale ones are filtered out by the driver).
-    public mutating func timerFired(_ timer: TrackerTimer) -> [Action] {
+    package mutating func timerFired(_ timer: TrackerTimer) -> [Action] {
         guard !finished else { return [] }
         switch timer {
         case .firstFrameDeadline:

@@ -22,7 +22,7 @@ import ScanProtocol
 /// - a transport found behind (`auto`: a poll showed news it did not deliver within `maxLag`, while it
 ///   kept sending) is left for the rest of the run, its failure `lagging`; what the poll showed was
 ///   already delivered through the same merge (`TrackerStateMachine+Lag.swift`).
-public struct TrackerStateMachine: Sendable {
+package struct TrackerStateMachine: Sendable {
     // The state below is internal, not private, only so the timer transitions in
     // TrackerStateMachine+Timers.swift can reach it; nothing else in the module touches it.
 
@@ -35,11 +35,11 @@ public struct TrackerStateMachine: Sendable {
         case abandoned
     }
 
-    public let mode: TrackerMode
+    package let mode: TrackerMode
     /// Where the `auto` ladder starts: `.sse` when adaptive memory knows the WebSocket fails here.
-    public let ladderStart: StreamTransport
-    public let settings: TrackerSettings
-    public internal(set) var metrics = TrackerMetrics()
+    package let ladderStart: StreamTransport
+    package let settings: TrackerSettings
+    package internal(set) var metrics = TrackerMetrics()
     var socket: SocketState = .idle
     var nextConnection = 1
     var uploadAccepted = false
@@ -52,7 +52,7 @@ public struct TrackerStateMachine: Sendable {
     var polling = false
     var pollInFlight = false
     /// What has been seen and shown, from every path.
-    public internal(set) var merge: EventMerge
+    package internal(set) var merge: EventMerge
     /// The open connection a hedged poll is testing (a heartbeat came late).
     var hedgeFor: Int?
     /// Whether that socket sent a frame while the hedged poll was out (then it is alive, just slow).
@@ -68,7 +68,7 @@ public struct TrackerStateMachine: Sendable {
     /// The connection still connecting when the first-frame deadline recorded `firstFailure` as a
     /// connect timeout: how that attempt ends (a refusal and its status) says more, and replaces it.
     var failureAwaitsAnswer: Int?
-    public internal(set) var finished = false
+    package internal(set) var finished = false
     var backoff: ReconnectBackoff
     /// Whether the driver opens a socket only once the upload is accepted (a batch's shared socket
     /// subscribes existing jobs only): then a refusal can never be the upgrade racing the upload.
@@ -83,7 +83,7 @@ public struct TrackerStateMachine: Sendable {
     /// `continuing`: the last event a previous submission of the same job showed (a resubmission
     /// after the server lost the job); this run's stream goes on from it. `eventStreamAvailable`:
     /// false when the server says it has no event stream (the ladder goes from the WebSocket to polling).
-    public init(
+    package init(
         mode: TrackerMode, settings: TrackerSettings = .init(), seed: UInt64 = 0x5EED, continuing: JobEvent? = nil,
         ladderStart: StreamTransport = .websocket, eventStreamAvailable: Bool = true, socketWaitsForUpload: Bool = false
     ) {
@@ -100,21 +100,21 @@ public struct TrackerStateMachine: Sendable {
     /// Upgrade refusals a retry cannot change within a run (after the one free retry of an upgrade
     /// that raced ahead of the upload): the socket is given up and polling carries the run.
     /// 429, 500, 502 and 504 (and an unknown status) may be transient and are retried with backoff.
-    public static let finalRefusals: Set<Int> = [400, 404, 405, 410, 426, 501, 503, 505]
+    package static let finalRefusals: Set<Int> = [400, 404, 405, 410, 426, 501, 503, 505]
 
     /// The highest seq below which every event has been seen; sockets resume after it.
-    public var resumeAfter: Int { merge.contiguous }
+    package var resumeAfter: Int { merge.contiguous }
 
     // MARK: inputs
 
     /// The run begins; the upload may still be in flight. The socket opens now: order does not matter.
-    public mutating func start() -> [Action] {
+    package mutating func start() -> [Action] {
         guard !finished, mode == .websocket || (mode == .auto && ladderStart == .websocket) else { return [] }
         return openSocket()
     }
 
     /// The server accepted the upload and returned this snapshot (which arrived at `receivedAt`, when known).
-    public mutating func uploadAccepted(_ snapshot: JobSnapshot, receivedAt: Date? = nil) -> [Action] {
+    package mutating func uploadAccepted(_ snapshot: JobSnapshot, receivedAt: Date? = nil) -> [Action] {
         guard !finished else { return [] }
         _ = lag.age(of: snapshot.updatedAt, receivedAt: receivedAt)  // a sample of the clocks' offset
         uploadAccepted = true
@@ -146,14 +146,14 @@ public struct TrackerStateMachine: Sendable {
         return actions
     }
 
-    public mutating func socketOpened(connection: Int) -> [Action] {
+    package mutating func socketOpened(connection: Int) -> [Action] {
         guard !finished, case .connecting(connection) = socket else { return [] }
         socket = .open(connection, sawFrame: false)
         return [.cancel(.connectDeadline(connection: connection)), .schedule(.silence(connection: connection), after: settings.silenceTimeout)]
     }
 
     /// A frame arrived on a socket (at `receivedAt`, when known: it tells how far behind the socket is).
-    public mutating func socketMessage(connection: Int, _ message: ServerMessage, receivedAt: Date? = nil) -> [Action] {
+    package mutating func socketMessage(connection: Int, _ message: ServerMessage, receivedAt: Date? = nil) -> [Action] {
         guard !finished, case .open(connection, let sawFrame) = socket else { return [] }
         if hedgeFor == connection { hedgeSawFrame = true }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
@@ -188,7 +188,7 @@ public struct TrackerStateMachine: Sendable {
     }
 
     /// A socket could not open, or closed; either way it no longer carries the job.
-    public mutating func socketEnded(connection: Int, _ end: SocketEnd) -> [Action] {
+    package mutating func socketEnded(connection: Int, _ end: SocketEnd) -> [Action] {
         guard !finished else { return [] }
         let wasOpen: Bool
         switch socket {
@@ -254,10 +254,10 @@ public struct TrackerStateMachine: Sendable {
 
     /// Whether a refused upgrade should be probed with a plain GET to learn its status: not when the
     /// event stream is in the ladder (its request on the same route answers that).
-    public var probesRefusedUpgrades: Bool { !(mode == .auto && stream.phase != .abandoned) }
+    package var probesRefusedUpgrades: Bool { !(mode == .auto && stream.phase != .abandoned) }
 
     /// A status poll's outcome (which arrived at `receivedAt`, when known).
-    public mutating func pollResult(_ outcome: PollOutcome, receivedAt: Date? = nil) -> [Action] {
+    package mutating func pollResult(_ outcome: PollOutcome, receivedAt: Date? = nil) -> [Action] {
         pollInFlight = false
         guard !finished else { return [] }
         switch outcome {
@@ -300,10 +300,10 @@ public struct TrackerStateMachine: Sendable {
     }
 
     /// `--timeout` passed.
-    public mutating func deadlineExceeded() -> [Action] { finished ? [] : finish(.timedOut) }
+    package mutating func deadlineExceeded() -> [Action] { finished ? [] : finish(.timedOut) }
 
     /// The user pressed Ctrl-C.
-    public mutating func interrupted() -> [Action] { finished ? [] : finish(.interrupted) }
+    package mutating func interrupted() -> [Action] { finished ? [] : finish(.interrupted) }
 
     // MARK: internals
 

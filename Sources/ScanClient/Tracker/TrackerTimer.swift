@@ -1,5 +1,5 @@
 /// Timers the state machine asks the driver to run; scheduling one again replaces it.
-public enum TrackerTimer: Hashable, Sendable {
+package enum TrackerTimer: Hashable, Sendable {
     /// No frame within this long after the upload was accepted: start polling in parallel.
     case firstFrameDeadline
     /// Still no frame ever: stop trying the WebSocket for this run.

@@ -3,15 +3,15 @@ import Logging
 
 /// A one-shot check that the events WebSocket works on this path: it opens the socket of a job and
 /// succeeds when a frame arrives. Adaptive runs that prefer polling use it to notice a healed network.
-public struct WebSocketProbe: Sendable {
-    public let api: ScanAPI
+package struct WebSocketProbe: Sendable {
+    package let api: ScanAPI
 
-    public init(api: ScanAPI) {
+    package init(api: ScanAPI) {
         self.api = api
     }
 
     /// True when a frame arrived within `timeout`.
-    public func probe(jobId: UUID, timeout: Duration = .seconds(3)) async -> Bool {
+    package func probe(jobId: UUID, timeout: Duration = .seconds(3)) async -> Bool {
         var logger = Logger(label: "bookscan.probe")
         logger.logLevel = .critical
         let connector = EventSocketConnector(api: api, pingInterval: .seconds(15), logger: logger)

@@ -53,7 +53,7 @@ public struct ServiceConfiguration: Sendable {
     public var retryAfterSeconds: Int
     /// Scan engine settings, with how titles are read (`engine.titles`: the recognizer, `serve --recognizer`,
     /// else `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`, and its language data; `.off`: boxes only).
-    public var engine: ScanEngine.Configuration
+    package var engine: ScanEngine.Configuration = .init(titles: .standard)
     /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
     package var faults = FaultSeams()
     /// The shared PostgreSQL job store (several instances on one database); nil: jobs in this process's memory.
@@ -78,8 +78,7 @@ public struct ServiceConfiguration: Sendable {
         maxConnections: Int? = ServiceConfiguration.defaultMaxConnections,
         headerTimeout: Duration = ServiceConfiguration.defaultHeaderTimeout,
         idleTimeout: Duration = ServiceConfiguration.defaultIdleTimeout,
-        retryAfterSeconds: Int = ServiceConfiguration.defaultRetryAfterSeconds,
-        engine: ScanEngine.Configuration = .init(titles: .standard)
+        retryAfterSeconds: Int = ServiceConfiguration.defaultRetryAfterSeconds
     ) {
         self.host = host
         self.port = port
@@ -100,7 +99,6 @@ public struct ServiceConfiguration: Sendable {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
-        self.engine = engine
     }
 
     /// `http` or `https`, as clients should call the service.
