@@ -9,3 +9,15 @@ public enum SocketEnd: Sendable, Equatable {
     /// Sent something that is not a protocol message.
     case protocolError
 }
+
+extension SocketEnd {
+    /// The failure this end is for a transport that was open (`wasOpen`) or not yet.
+    func failureReason(wasOpen: Bool) -> SocketFailureReason {
+        switch self {
+        case .refused: .refused
+        case .unreachable: .network
+        case .closed: wasOpen ? .dropped : .network
+        case .protocolError: .protocolError
+        }
+    }
+}
