@@ -1,21 +1,26 @@
 import RunModel
 /// The event stream's (SSE) side of a tracked run: the second step of the ladder, used when the
 /// WebSocket fails (`auto`) or forced (`--strategy sse`). Owned by `TrackerStateMachine`.
+///
+/// Invariant: the stream carries the job (polling stops, the run may be classified `sse`) only in
+/// `carrying`, once it delivered an event or a heartbeat on that connection, more than its opening.
 struct EventStreamLeg: Sendable {
-    enum Phase: Equatable {
+    /// Where the current stream attempt is.
+    enum State: Equatable, Sendable {
         case idle
         case connecting(Int)
-        /// Open; `sawBytes` once anything (the opening, a heartbeat, an event) arrived.
-        case open(Int, sawBytes: Bool)
+        /// Open (200 and an event stream); nothing has arrived yet.
+        case open(Int)
+        /// Bytes arrived (the opening at least: no proxy buffers the response), no event or heartbeat yet.
+        case flowing(Int)
+        /// It delivered events or heartbeats: it carries the job.
+        case carrying(Int)
         case waitingToReconnect
         /// Not tried again in this run (buffered, refused for good, too many failures).
         case abandoned
     }
 
-    var phase: Phase = .idle
-    /// Whether the open stream has delivered an event or a heartbeat (more than its opening): only
-    /// then does it carry the job (polling stops, the run may be classified `sse`).
-    var delivering = false
+    var state = State.idle
     var consecutiveFailures = 0
     var firstFailure: TransportFailure?
     var backoff: ReconnectBackoff
@@ -26,14 +31,22 @@ struct EventStreamLeg: Sendable {
 
     /// The connection of an attempt in flight or open, if any.
     var connection: Int? {
-        switch phase {
-        case .connecting(let c), .open(let c, _): c
-        default: nil
+        switch state {
+        case .connecting(let c), .open(let c), .flowing(let c), .carrying(let c): c
+        case .idle, .waitingToReconnect, .abandoned: nil
+        }
+    }
+
+    /// The connection of an open stream (whatever arrived on it), if any.
+    var openConnection: Int? {
+        switch state {
+        case .open(let c), .flowing(let c), .carrying(let c): c
+        case .idle, .connecting, .waitingToReconnect, .abandoned: nil
         }
     }
 
     /// An open stream that has delivered events or heartbeats on this connection.
-    var isCarrying: Bool { if case .open(_, sawBytes: true) = phase { delivering } else { false } }
+    var isCarrying: Bool { if case .carrying = state { true } else { false } }
 
     /// Statuses that a retry of the stream cannot change within a run: the stream is given up
     /// (a server without event streams answers a plain GET of the route with 426).

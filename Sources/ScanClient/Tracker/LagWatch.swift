@@ -2,8 +2,8 @@ import Foundation
 
 /// Whether the transport carrying a job keeps up with the server. A middlebox can pass a stream so
 /// slowly (a few hundred bytes a second) that it stays alive, frames and heartbeats still arriving,
-/// while it falls minutes behind. Pure value logic, owned by `TrackerStateMachine`, which turns what
-/// it finds into hedged polls and verdicts (`TrackerStateMachine+Lag.swift`).
+/// while it falls minutes behind. Pure value logic, owned by a `TrackerStateMachine`'s running phase,
+/// which turns what it finds into hedged polls and verdicts (`TrackerRun.swift`).
 ///
 /// - Age: what a transport delivers carries the server's time (an event's timestamp, a WebSocket
 ///   heartbeat's); its age is its arrival time minus that, less the smallest such difference seen in

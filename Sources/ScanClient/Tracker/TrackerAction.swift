@@ -21,3 +21,10 @@ extension ServerMessage {
     /// Whether this is the server's periodic heartbeat.
     var isHeartbeat: Bool { if case .heartbeat = self { true } else { false } }
 }
+
+extension [TrackerStateMachine.Action] {
+    /// Whether this batch reports the ending (always as its last action).
+    var endsRun: Bool {
+        if case .finish = last { true } else { false }
+    }
+}
