@@ -225,7 +225,8 @@ let package = Package(
             name: "ScanServiceTests",
             dependencies: [
                 "BookscanBase", "BookscanTestSupport", "ImageKit", "ImagePreparation", "ScanAnalytics", "ScanClient", "ScanEngine",
-                "RunModel", "ScanProtocol", "ScanService", "SpineReading", .httpTypes, .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
+                "RunModel", "ScanProtocol", "ScanService", "SpineReading", .httpTypes,
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"), .logging, .nioConcurrencyHelpers, .nioWebSocket, .wsClient,
             ],
             swiftSettings: swiftSettings
         ),

@@ -10,6 +10,7 @@ import NIOPosix
 import PostgresNIO
 import ScanAnalytics
 import ScanEngine
+import ScanProtocol
 import ServiceLifecycle
 import UnixSignals
 
@@ -42,25 +43,9 @@ public struct ScanServer: Sendable {
         // Test seams become pieces of the service here, once; nothing on the request path reads them.
         let faults = configuration.faults
         let delivery = faults.eventDelivery
-        let routes = ScanRoutes(
-            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: engine.readerStatus,
-            delivery: delivery, validationCheckpoint: faults.validationCheckpoint)
-
         let access = ServiceAccess(token: configuration.token)
-        let router = Router(context: ScanRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: AccessLogMiddleware(logger: logger))
-        router.add(middleware: UnmatchedRouteMiddleware(access: access))
-        for middleware in faults.routerMiddleware { router.add(middleware: middleware) }
-        if configuration.database != nil {
-            router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
-        }
-        // The token is checked by the group each route is registered in (`AccessGroups`), after the
-        // router matched the path: never by looking at the raw path.
-        let groups = AccessGroups(router: router, access: access, routeMiddleware: faults.routeMiddleware)
-        routes.register(on: groups)
-        WebClientRoutes().register(on: groups)
-        AnalyticsIngestRoutes(log: configuration.analyticsLogPath.map { AnalyticsLog(path: $0) }).register(on: groups)
+        let router = Self.makeRouter(
+            configuration: configuration, store: store, metrics: metrics, readerStatus: engine.readerStatus, logger: logger)
         let events = EventSocket(configuration: configuration, store: store, metrics: metrics, access: access, delivery: delivery)
 
         let workers = ScanWorkers(
@@ -78,6 +63,47 @@ public struct ScanServer: Sendable {
             logger: logger)
         return ServiceGroup(
             configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: shutdownSignals, logger: logger))
+    }
+
+    /// Every route and middleware of the service over `store`, in the order a request meets them: what
+    /// `makeServiceGroup` serves, and what `inProcess` hands to route and middleware tests. The test
+    /// seams become middleware here, once (`FaultSeams+Assembly`); nothing on the request path reads them.
+    static func makeRouter(
+        configuration: ServiceConfiguration, store: any JobStore, metrics: ServiceMetrics, readerStatus: OCREngineStatus?, logger: Logger
+    ) -> Router<ScanRequestContext> {
+        let faults = configuration.faults
+        let routes = ScanRoutes(
+            configuration: configuration, store: store, metrics: metrics, version: BookscanVersion.current, ocr: readerStatus,
+            delivery: faults.eventDelivery, validationCheckpoint: faults.validationCheckpoint)
+        let access = ServiceAccess(token: configuration.token)
+        let router = Router(context: ScanRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: AccessLogMiddleware(logger: logger))
+        router.add(middleware: UnmatchedRouteMiddleware(access: access))
+        for middleware in faults.routerMiddleware { router.add(middleware: middleware) }
+        if configuration.database != nil {
+            router.add(middleware: StoreUnavailableMiddleware(retryAfterSeconds: configuration.retryAfterSeconds))
+        }
+        // The token is checked by the group each route is registered in (`AccessGroups`), after the
+        // router matched the path: never by looking at the raw path.
+        let groups = AccessGroups(router: router, access: access, routeMiddleware: faults.routeMiddleware)
+        routes.register(on: groups)
+        WebClientRoutes().register(on: groups)
+        AnalyticsIngestRoutes(log: configuration.analyticsLogPath.map { AnalyticsLog(path: $0) }).register(on: groups)
+        return router
+    }
+
+    /// The service's routes and middleware over a job store in this process's memory, with no socket,
+    /// no workers and no title reading: route and middleware tests drive it in process with
+    /// HummingbirdTesting (`app.test(.router)`). Jobs it accepts stay queued. What depends on the
+    /// connection (WebSocket upgrades, connection caps, body-rate floors, `100 Continue`) needs the
+    /// real server (`makeServiceGroup`).
+    package static func inProcess(
+        configuration: ServiceConfiguration, logger: Logger = Logger(label: "bookscan.service")
+    ) -> some ApplicationProtocol {
+        let store = MemoryJobStore(ttl: configuration.jobTTL, queueCapacity: configuration.queueCapacity)
+        let router = makeRouter(configuration: configuration, store: store, metrics: ServiceMetrics(), readerStatus: nil, logger: logger)
+        return Application(router: router, logger: logger)
     }
 
     /// The job store: in memory, or the shared PostgreSQL store (migrated first unless told not to)

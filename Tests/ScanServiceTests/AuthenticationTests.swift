@@ -6,7 +6,8 @@ import ScanService
 import Testing
 
 /// The bearer token guards every route but `/healthz` and `/openapi.yaml`, whatever the spelling
-/// of the path: the decision follows what the router matched, never the raw path's prefix.
+/// of the path: the decision follows what the router matched, never the raw path's prefix. (The public
+/// routes and a route's missing methods are checked in process: `InProcessRouteTests`.)
 @Suite("Authentication: every route, method and path spelling")
 struct AuthenticationTests {
     static let token = "auth-test-token"
@@ -111,29 +112,6 @@ struct AuthenticationTests {
             }
             // The query token is the events routes' only: elsewhere it is no token at all.
             #expect(try await raw.send("GET", Routes.limits + "?\(ProtocolNames.accessTokenQuery)=\(Self.token)").status == 401)
-            _ = try await harness.request("DELETE", Routes.scan(id))
-        }
-    }
-
-    @Test("the public routes answer without a token")
-    func publicRoutes() async throws {
-        try await Self.with { harness, id, _ in
-            let raw = RawExchange(port: harness.service.port)
-            #expect(try await raw.send("GET", Routes.health).status == 200)
-            #expect(try await raw.send("GET", Routes.openAPI).status == 200)
-            _ = try await harness.request("DELETE", Routes.scan(id))
-        }
-    }
-
-    @Test("a method a protected route lacks is 405 with the token, 401 without (no route map for strangers)")
-    func methodNotAllowed() async throws {
-        try await Self.with { harness, id, _ in
-            let raw = RawExchange(port: harness.service.port)
-            #expect(try await raw.send("POST", "/" + Routes.limits).status == 401)
-            let allowed = try await raw.send("POST", "/" + Routes.limits, headers: ["Authorization: Bearer \(Self.token)"])
-            #expect(allowed.status == 405)
-            #expect(allowed.head.lowercased().contains("allow: get, head"))
-            #expect(try await raw.send("POST", Routes.health).status == 405)
             _ = try await harness.request("DELETE", Routes.scan(id))
         }
     }
