@@ -1,6 +1,6 @@
 import BookscanBase
 import Foundation
-import ImageKit
+package import ImageKit
 
 /// A photo made ready for upload: within the server's limits, without metadata, upright or saying how to turn it.
 package struct PreparedImage: Sendable {

@@ -1,4 +1,4 @@
-import ImageKit
+package import ImageKit
 
 /// Why an input file could not be prepared for upload; each case has its own exit code.
 package enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Foundation
-import RunModel
+package import Foundation
+package import RunModel
 
 /// A client other than the CLI that reports its runs to the service's analytics log.
 package enum AnalyticsClient: String, Codable, Sendable, Equatable {

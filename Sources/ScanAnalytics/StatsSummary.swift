@@ -1,5 +1,5 @@
 import RunModel
-import Foundation
+package import Foundation
 
 /// How records are grouped by `bookscan stats --by`.
 package enum StatsGrouping: String, Codable, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import RunModel
-import Foundation
+package import Foundation
 
 /// Per (network, server) memory of which streaming transport works, learned from run outcomes, for
 /// each of the WebSocket and the event stream (SSE): after 2 consecutive failures of a transport that

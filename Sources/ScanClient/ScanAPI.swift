@@ -1,5 +1,5 @@
-import Foundation
-import ScanProtocol
+package import Foundation
+package import ScanProtocol
 
 /// Typed calls of protocol v1 over libcurl: limits, upload (with retries), status, cancel.
 package struct ScanAPI: Sendable {

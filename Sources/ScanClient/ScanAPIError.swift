@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// Why a call to the scan service failed.
 package enum ScanAPIError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
-import Foundation
-import ImagePreparation
-import RunModel
-import ScanProtocol
+package import Foundation
+package import ImagePreparation
+package import RunModel
+package import ScanProtocol
 
 /// Everything about one image's run: what the CLI prints and `--json` emits. How the run went over the
 /// network is its `RunSummary` (read through as if its fields were the report's own: `report.polls`),

@@ -1,6 +1,6 @@
 import BookscanBase
-import Foundation
-import ImagePreparation
+package import Foundation
+package import ImagePreparation
 import Logging
 import RunModel
 import ScanProtocol

@@ -1,7 +1,7 @@
 import BookscanBase
-import ImageKit
-import ScanProtocol
-import SpineReading
+package import ImageKit
+package import ScanProtocol
+package import SpineReading
 
 /// Finds shelf rows and book spines in a shelf photo.
 package struct ScanEngine: Sendable {

@@ -1,4 +1,4 @@
-import ImageKit
+package import ImageKit
 
 /// Why a scan did not produce a result.
 package enum ScanEngineError: Error, Sendable, Equatable {

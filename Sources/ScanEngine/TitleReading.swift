@@ -1,4 +1,4 @@
-import SpineReading
+package import SpineReading
 
 /// Whether and how the engine reads titles: not at all (boxes only), with a recognizer it loads itself
 /// when it is made, or with a reader that is already loaded (shared by several engines).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A text frame a client sends on an events WebSocket. `hello` tells the server the client is
 /// reading, so the server starts the replay only then (frames sent in the same TCP segment as the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Protocol v1's events as Server-Sent Events (the events route with `Accept: text/event-stream`):
 /// one SSE message per job event (`id:` its seq, `event:` its type, `data:` the same JSON as the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One job of a multiplexed events subscription and where its replay starts: events with a seq
 /// above `after`. Written `ID` or `ID:N` in the `jobs=` query of `GET /v1/events`.

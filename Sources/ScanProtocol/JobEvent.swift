@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of a job's ordered event log. `seq` is 1, 2, 3… per job, with no gaps; the
 /// client accepts an event only if its `seq` is new.

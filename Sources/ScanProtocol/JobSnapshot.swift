@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The current state of a job, as `PUT` and `GET /v1/scans/{jobId}` return it; polling reads this.
 public struct JobSnapshot: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The paths of protocol v1, defined once: the patterns the server's router registers, the paths
 /// the client requests, and the parser the server uses on raw request paths (upgrade decisions).

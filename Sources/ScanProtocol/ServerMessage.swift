@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A text frame the server sends on an events WebSocket: `{"type":"event","event":{…}}` or
 /// `{"type":"heartbeat","heartbeat":{…}}`; on the multiplexed route also `subscribed` (a job's

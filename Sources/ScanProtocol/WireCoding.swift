@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The one JSON encoding of the protocol: camelCase keys, ISO 8601 dates with milliseconds.
 public enum WireCoding {

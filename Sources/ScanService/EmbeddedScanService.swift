@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import ServiceLifecycle
 
 /// A scan service running in-process on loopback, for a CLI with no server configured and for

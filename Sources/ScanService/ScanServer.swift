@@ -1,18 +1,18 @@
 import BookscanBase
 import Foundation
-import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
-import Logging
+public import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
 import ScanAnalytics
 import ScanEngine
 import ScanProtocol
-import ServiceLifecycle
-import UnixSignals
+public import ServiceLifecycle
+public import UnixSignals
 
 /// The scan service: the HTTP + WebSocket API of protocol v1 over a bounded scan worker pool.
 /// `bookscan serve` runs it standalone; the CLI embeds it on loopback when no server is configured.

@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 import Synchronization
 
 /// libppocr handles created once and reused, one per reading thread (as `TesseractPool`): the models are

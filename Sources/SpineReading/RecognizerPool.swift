@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// The recognizer handles a `ShelfReader` reads with: Tesseract's or PP-OCR's pool behind one face.
 package final class RecognizerPool: Sendable {

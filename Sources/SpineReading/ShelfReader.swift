@@ -1,5 +1,5 @@
 import Foundation
-import ImageKit
+package import ImageKit
 import ScanProtocol
 import Synchronization
 

@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// Where a spine is, as the reader needs it: the axis-aligned box normalised to the upright image,
 /// the pose, and when detection found one the 4-point outline (normalised, any winding).

@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// What the reader found on one spine.
 package struct SpineText: Sendable, Hashable {

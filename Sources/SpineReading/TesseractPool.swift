@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 import Synchronization
 
 /// Tesseract handles created once and reused: a scan checks handles out for its reading threads and

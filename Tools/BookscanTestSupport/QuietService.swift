@@ -1,9 +1,9 @@
 import Foundation
-import Logging
+package import Logging
 import ScanClient
 import ScanEngine
-import ScanProtocol
-import ScanService
+package import ScanProtocol
+package import ScanService
 
 extension Logger {
     /// A logger that prints only what is at least `level` (critical: nothing in a passing test).

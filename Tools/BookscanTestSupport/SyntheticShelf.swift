@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ImageKit
 
 /// Small synthetic shelf photos drawn in memory: coloured spines standing on a board in front of a

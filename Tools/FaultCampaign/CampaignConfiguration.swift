@@ -1,5 +1,5 @@
 import Foundation
-import ScanClient
+package import ScanClient
 
 /// How a campaign runs: how many jobs, which seed, how many at once, and the timings of the
 /// client and of the in-process service behind the proxy.

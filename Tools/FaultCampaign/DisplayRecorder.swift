@@ -1,7 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
-import ScanClient
-import ScanProtocol
+package import ScanClient
+package import ScanProtocol
 
 /// Records the whole emitted stream of one run, in order, as the user sees it: every event the
 /// tracker hands to the display (what `--events` prints and `--json` counts), with its path and the

@@ -1,5 +1,5 @@
-import RunModel
-import ScanAnalytics
+package import RunModel
+package import ScanAnalytics
 import ScanClient
 
 /// The analytics classification a job must end up with, given the fault injected into it.

@@ -1,6 +1,6 @@
-import FaultProxy
+package import FaultProxy
 import RunModel
-import ScanClient
+package import ScanClient
 import Synchronization
 
 /// One job's fault: its kind, the parameters drawn for it, how the client is run, what the proxy

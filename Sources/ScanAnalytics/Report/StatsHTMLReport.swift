@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// `bookscan stats --html`: one self-contained page (inline CSS and SVG, no script, no external
 /// reference) of the numbers a `StatsSummary` holds, and each network's days; every text from the log is escaped.

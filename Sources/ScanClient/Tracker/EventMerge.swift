@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// The merge of the three paths' events (upload snapshot, socket frames, polls) into the one
 /// stream a user sees. Pure value logic, owned by `TrackerStateMachine`.

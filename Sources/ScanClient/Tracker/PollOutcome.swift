@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 /// What a status poll returned.
 package enum PollOutcome: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import RunModel
+package import RunModel
 /// How the run's progress was carried, exactly: the ProgressStrategy the analytics log records.
 package enum ProgressStrategy: Codable, Sendable, Equatable {
     /// The WebSocket carried the job to its end with no failure.

@@ -1,8 +1,8 @@
 import BookscanBase
-import Foundation
-import Logging
-import RunModel
-import ScanProtocol
+package import Foundation
+package import Logging
+package import RunModel
+package import ScanProtocol
 
 /// The result of following one job: how it ended, which strategy carried it, and the numbers.
 package struct TrackedRun: Sendable {

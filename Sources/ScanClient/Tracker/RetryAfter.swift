@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The `Retry-After` header of a refused poll: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
 package enum RetryAfter {

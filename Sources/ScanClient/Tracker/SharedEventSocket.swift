@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Logging
+package import Logging
 import NIOCore
 import ScanProtocol
 import WSClient

@@ -1,4 +1,4 @@
-import ScanProtocol
+package import ScanProtocol
 
 extension TrackerStateMachine {
     /// What the driver must do.

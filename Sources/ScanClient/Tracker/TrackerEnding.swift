@@ -1,5 +1,5 @@
-import RunModel
-import ScanProtocol
+package import RunModel
+package import ScanProtocol
 
 /// How a tracked run ended.
 package enum TrackerEnding: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import BookscanBase
-import Foundation
-import RunModel
-import ScanProtocol
+package import Foundation
+package import RunModel
+package import ScanProtocol
 
 /// The hybrid progress tracker as a pure state machine: inputs are socket and event-stream (SSE)
 /// reports, poll results and timer ticks; outputs are actions for a thin async driver. In `auto` it

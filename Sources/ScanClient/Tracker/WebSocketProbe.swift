@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Logging
 
 /// A one-shot check that the events WebSocket works on this path: it opens the socket of a job and

@@ -1,5 +1,5 @@
 import NIOCore
-import ScanEngine
+package import ScanEngine
 import SpineReading
 
 /// Everything a scan service needs to know to start: where to listen, who may call, and its limits.

@@ -1,7 +1,7 @@
-import Hummingbird
-import HTTPTypes
+public import Hummingbird
+public import HTTPTypes
 import NIOCore
-import ScanProtocol
+public import ScanProtocol
 
 /// An error the service answers with: an HTTP status plus the protocol's JSON error body.
 public struct ServiceError: HTTPResponseError, Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// A swift-log handler that writes one JSON object a line (`bookscan serve --log-format json`):
 /// `time` (ISO 8601, ms), `level`, `label`, `message`, and every metadata key at the top level

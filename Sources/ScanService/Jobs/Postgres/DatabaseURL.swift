@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the PostgreSQL job store lives: `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`, or with
 /// `?host=/socket/dir` for a Unix-domain socket; `?sslmode=disable|prefer|require|verify-ca|verify-full`
