@@ -1,4 +1,3 @@
-import ScanClient
 import Foundation
 import ScanClient
 import ScanEngine
@@ -50,5 +49,27 @@ struct OCRServiceTests {
         await #expect(throws: SpineReadingError.languageDataMissing(language: "eng", dataPath: empty.path)) {
             _ = try await EmbeddedScanService.start(configuration: configuration)
         }
+    }
+
+    @Test("readsTitles turns title reading off and on again, and keeps a recognizer already chosen")
+    func readsTitlesToggle() {
+        var configuration = ServiceConfiguration()
+        #expect(configuration.readsTitles)
+        configuration.readsTitles = false
+        #expect(!configuration.readsTitles)
+        if case .off = configuration.engine.titles {} else { Issue.record("titles still read: \(configuration.engine.titles)") }
+        configuration.readsTitles = true
+        guard case .recognizer(.none, let settings) = configuration.engine.titles else {
+            Issue.record("not the configured recognizer: \(configuration.engine.titles)")
+            return
+        }
+        #expect(settings.language == OCRSettings.defaultLanguage && settings.dataPath == nil)
+        configuration.engine.titles = .recognizer(.ppocr, OCRSettings(dataPath: "/data", language: "deu"))
+        configuration.readsTitles = true
+        guard case .recognizer(.ppocr?, let kept) = configuration.engine.titles else {
+            Issue.record("the chosen recognizer was replaced: \(configuration.engine.titles)")
+            return
+        }
+        #expect(kept.language == "deu" && kept.dataPath == "/data")
     }
 }

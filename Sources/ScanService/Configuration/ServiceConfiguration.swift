@@ -54,6 +54,22 @@ public struct ServiceConfiguration: Sendable {
     /// Scan engine settings, with how titles are read (`engine.titles`: the recognizer, `serve --recognizer`,
     /// else `BOOKSCAN_RECOGNIZER`, else `RecognizerKind.standard`, and its language data; `.off`: boxes only).
     package var engine: ScanEngine.Configuration = .init(titles: .standard)
+    /// Whether the service reads titles (the default: the recognizer `BOOKSCAN_RECOGNIZER` names, else
+    /// Tesseract, with the library's own language data) or finds boxes only, loading no recognizer.
+    /// Setting it true keeps a recognizer already chosen (`bookscan serve --recognizer`, `--ocr-language`).
+    public var readsTitles: Bool {
+        get {
+            if case .off = engine.titles { return false }
+            return true
+        }
+        set {
+            if !newValue {
+                engine.titles = .off
+            } else if case .off = engine.titles {
+                engine.titles = .standard
+            }
+        }
+    }
     /// Test seams (`Faults/`): deliberate misbehaviour for tests, the fault campaign and benchmarks; none in production.
     package var faults = FaultSeams()
     /// The shared PostgreSQL job store (several instances on one database); nil: jobs in this process's memory.

@@ -24,7 +24,7 @@ struct ServiceEndpoint {
         var configuration = ServiceConfiguration(port: 0)
         if let workers { configuration.workers = workers }
         if environment.titleReadingOff {
-            configuration.engine.titles = .off
+            configuration.readsTitles = false
         }
         let service: EmbeddedScanService
         do {
