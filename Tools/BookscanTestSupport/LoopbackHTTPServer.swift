@@ -147,7 +147,7 @@ package final class LoopbackHTTPServer: Sendable {
             text += response.chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(response.body.count)\r\n"
             for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
             text += "\r\n"
-            guard send(fd, Array(text.utf8) + (response.chunked ? Self.chunks(response.body) : response.body)) else { return }
+            guard RawSocket.send(fd, Array(text.utf8) + (response.chunked ? Self.chunks(response.body) : response.body)) else { return }
         }
     }
 
@@ -167,15 +167,5 @@ package final class LoopbackHTTPServer: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &chunk, chunk.count, 0)
         return n > 0 ? Array(chunk[0..<n]) : nil
-    }
-
-    private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
     }
 }

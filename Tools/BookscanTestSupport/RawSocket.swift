@@ -42,7 +42,10 @@ package struct RawSocket: Sendable {
 
     /// Sends everything; false when the connection refuses more (closed, reset, or the hang guard).
     @discardableResult
-    package func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool { Self.send(fd, bytes) }
+
+    /// Writes all of `bytes` to `fd` (no SIGPIPE); false once the peer is gone.
+    package static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
