@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "ImageKitTests", dependencies: ["BookscanTestSupport", "ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ScanEngineTests", dependencies: ["BookscanTestSupport", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol"],
+            name: "ScanEngineTests", dependencies: ["BookscanTestSupport", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol", "SpineReading"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SpineReadingTests",

@@ -6,6 +6,22 @@ extension ScanEngine {
     /// Job fraction where reading titles starts when a reader is configured (detection takes the part before).
     static let readingStart = 0.40
 
+    /// The photo read again as a horizontal stack (`StackReading`): its books as spines, nil when the
+    /// reader could not read it; cancellation throws `.canceled`.
+    func readStack(
+        _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, thumbnail: ColorThumbnail, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> [Spine]? {
+        if isCancelled() { throw .canceled }
+        let books: [StackBook]?
+        do {
+            books = try reader.readStack(source, maxPixels: maxPixels, isCancelled: isCancelled)
+        } catch {
+            return nil
+        }
+        guard let books else { throw .canceled }
+        return StackReading.spines(books, thumbnail: thumbnail)
+    }
+
     /// The `reading_titles` stage: reads every spine, reporting n of N as the job fraction moves from
     /// `readingStart` to `ProgressReporter.segmentEnd`. A photo the reader cannot decode again keeps
     /// its books without titles; cancellation throws `.canceled`.

@@ -161,7 +161,8 @@ package struct ScanEngine: Sendable {
         // Result in normalised coordinates.
         let assembled = ResultAssembler(imageWidth: work.width, imageHeight: work.height).assemble(rows: rows, segments: perRow)
         return Detection(
-            workingWidth: work.width, workingHeight: work.height, rows: assembled.rows, spines: assembled.spines, timings: timings)
+            workingWidth: work.width, workingHeight: work.height, rows: assembled.rows, spines: assembled.spines, timings: timings,
+            thumbnail: ColorThumbnail(work))
     }
 
     /// Reads the titles of what `detect` found (when the engine has a reader) and finishes the result.
@@ -172,11 +173,18 @@ package struct ScanEngine: Sendable {
         let clock = ContinuousClock()
         var timings = found.timings
         var spines = found.spines
+        var rows = found.rows
         var start = clock.now
         if let reader {
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
+            if StackReading.isWorthTrying(spines), let stack = try readStack(reader, source: source, maxPixels: maxPixels, thumbnail: found.thumbnail, isCancelled: isCancelled),
+                stack.filter({ $0.title != nil }).count > spines.filter({ $0.title != nil }).count
+            {
+                spines = stack
+                rows = [ShelfRow(index: 0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: stack.count)]
+            }
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now
@@ -185,7 +193,7 @@ package struct ScanEngine: Sendable {
         reporter.report(.finishing, 1, progress)
         return ScanResult(
             imageWidth: sourceWidth, imageHeight: sourceHeight, workingWidth: found.workingWidth, workingHeight: found.workingHeight,
-            rows: found.rows, spines: spines, timings: timings, reader: readerStatus)
+            rows: rows, spines: spines, timings: timings, reader: readerStatus)
     }
 }
 
@@ -196,6 +204,8 @@ struct Detection: Sendable {
     var rows: [ShelfRow]
     var spines: [Spine]
     var timings: [StageTiming]
+    /// The working image's colours, for books found after detection (a stack's).
+    var thumbnail: ColorThumbnail
 
     /// The same with `timing` as its first stage timing.
     func startingWith(_ timing: StageTiming) -> Detection {

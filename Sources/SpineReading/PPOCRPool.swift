@@ -9,10 +9,15 @@ package final class PPOCRPool: Sendable {
     /// The engine and model versions, for `/healthz`.
     package let info: OCREngineStatus
     private let idle: Mutex<[PPOCRRecognizer]>
+    /// The word list every handle checks titles against, loaded once.
+    private let lexicon: TesseractLexicon
 
-    /// Loads one handle; throws `.recognizerModelsMissing` or `.recognizerLoadFailed` when it cannot.
-    package init(models: PPOCRModels = .configured()) throws(SpineReadingError) {
-        let first = try PPOCRRecognizer(models: models)
+    /// Loads one handle and the word list of `settings`' language; throws `.recognizerModelsMissing`,
+    /// `.recognizerLoadFailed` or `.languageDataMissing` when it cannot.
+    package init(models: PPOCRModels = .configured(), settings: OCRSettings = .standard) throws(SpineReadingError) {
+        let lexicon = try TesseractLexicon(settings: settings)
+        let first = try PPOCRRecognizer(models: models, lexicon: lexicon)
+        self.lexicon = lexicon
         self.models = models
         self.info = OCREngineStatus(engine: RecognizerKind.ppocr.rawValue, version: PPOCRModels.version, language: "ch+en")
         self.idle = Mutex([first])
@@ -21,7 +26,7 @@ package final class PPOCRPool: Sendable {
     /// An idle handle, or a new one when all are in use.
     func checkOut() throws(SpineReadingError) -> PPOCRRecognizer {
         if let recognizer = idle.withLock({ $0.popLast() }) { return recognizer }
-        return try PPOCRRecognizer(models: models)
+        return try PPOCRRecognizer(models: models, lexicon: lexicon)
     }
 
     /// Returns a handle for the next scan.

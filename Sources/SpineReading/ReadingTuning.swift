@@ -54,6 +54,9 @@ package struct ReadingTuning: Sendable, Hashable {
     /// `sureTitleConfidence` only a confirmed one); chosen on the generated set, exact titles against
     /// precision.
     package var minimumTitleConfidence = 0.7
+    /// With a recognizer whose confidences do not tell misread lettering (PP-OCR), the share of a title's
+    /// words the language's word list must know (`TesseractLexicon`) for it to be given.
+    package var minimumKnownWords = 0.5
     /// Below this (0–1) the second group is not given as the author.
     package var minimumAuthorConfidence = 0.85
     /// A title read with less confidence (0–1) than this is only given when another reading, of a

@@ -21,7 +21,7 @@ package final class RecognizerPool: Sendable {
     ) throws(SpineReadingError) {
         switch kind {
         case .tesseract: self.init(.tesseract(try TesseractPool(settings: settings)))
-        case .ppocr: self.init(.ppocr(try PPOCRPool(models: models)))
+        case .ppocr: self.init(.ppocr(try PPOCRPool(models: models, settings: settings)))
         }
     }
 

@@ -110,6 +110,34 @@ package struct ShelfReader: Sendable {
         return (frames, frames.map { photo.cropped(to: $0) })
     }
 
+    /// The long side (pixels) a photo is decoded to at least for reading it whole as a stack (`readStack`):
+    /// the recognizer's detector works at 960, its line reader at the decode's own resolution.
+    static let stackLongSide = 1600
+
+    /// Reads the photo text first as a horizontal stack of lying books (`StackReader`): one book per title
+    /// found, boxes normalised to the upright photo, top to bottom. Returns nil when cancelled before it starts.
+    package func readStack(_ source: Source, maxPixels: Int = 0, isCancelled: () -> Bool) throws -> [StackBook]? {
+        let photo: ReadingPhoto
+        switch source {
+        case .jpeg(let bytes, let orientation):
+            let header = try JPEGDecoder.readHeader(bytes)
+            let denominator = JPEGDecoder.scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: Self.stackLongSide)
+            photo = ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: denominator, maxPixels: maxPixels), orientation: orientation)
+        case .image(let pixels):
+            photo = ReadingPhoto(stored: GrayImage(pixels), orientation: .up)
+        }
+        if isCancelled() { return nil }
+        let upright = photo.upright()
+        let reader = StackReader(tuning: tuning)
+        let books = try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
+        let w = Double(upright.width), h = Double(upright.height)
+        return books.map { book in
+            StackBook(
+                x: Double(book.left) / w, y: Double(book.top) / h, width: Double(book.right - book.left) / w,
+                height: Double(book.bottom - book.top) / h, text: book.text)
+        }
+    }
+
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
     private static func work(
         _ shared: SharedWork, photos: [ReadingPhoto], frames: [SpineFrame], reader: SpineReader, pool: RecognizerPool,
@@ -129,6 +157,23 @@ package struct ShelfReader: Sendable {
             shared.failure.withLock { $0 = error }
             shared.cancelled.store(true, ordering: .relaxed)
         }
+    }
+}
+
+/// A book `ShelfReader.readStack` found: its box normalised to the upright photo and what was read on it.
+package struct StackBook: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
+    package var text: SpineText
+
+    package init(x: Double, y: Double, width: Double, height: Double, text: SpineText) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.text = text
     }
 }
 

@@ -21,6 +21,8 @@ struct SpineReader: Sendable {
         /// Width and height of the strip Tesseract read, without the white border.
         var stripWidth: Int
         var stripHeight: Int
+        /// The word list its title is checked against (the recognizer's; nil for Tesseract).
+        var lexicon: TesseractLexicon?
     }
 
     /// The directions worth trying for a spine of this shape, most likely first.
@@ -289,13 +291,14 @@ struct SpineReader: Sendable {
         {
             words.append(word)
         }
-        let groups = TextGrouper.groups(words)
+        // PP-OCR's detector has already parted the lines: two of them side by side are never one group.
+        let groups = TextGrouper.groups(words, wholeLines: !engine.distinguishesLayouts)
         let kept = groups.flatMap { g in g.words.filter { !g.rescued.contains($0) } }
         let letters = groups.reduce(0) { $0 + $1.alphanumerics }
         let score = TextGrouper.confidence(kept) * min(1, Double(letters) / 5)
         return Reading(
             direction: direction, layout: layout, scaleFactor: scaleFactor, words: words, groups: groups, score: score, stripWidth: strip.width,
-            stripHeight: strip.height)
+            stripHeight: strip.height, lexicon: engine.lexicon)
     }
 
     private func result(_ reading: Reading, frame: SpineFrame) -> SpineText {
@@ -327,14 +330,17 @@ struct SpineReader: Sendable {
         let letters = titleGroup.text.filter(\.isLetter).count
         let needed = letters < tuning.shortTitleLetters ? tuning.shortTitleConfidence : tuning.minimumTitleConfidence
         // What is plainly part of a title (it ends with "of", it starts with "and") is not given as one.
-        let cleaned = Self.clean(titleGroup.text)
-        let title = titleConfidence >= needed && letters >= 2 && !largerUnread && !TextGrouper.isIncompleteTitle(cleaned) ? cleaned : nil
+        // An edition line or a name beside the title is not part of it (`TitleEvidence.trimmed`).
+        let (cleaned, nameInTitle) = TitleEvidence.trimmed(Self.clean(titleGroup.text))
+        let known = reading.lexicon.map { $0.knownShare(of: cleaned) >= tuning.minimumKnownWords } ?? true
+        let title = titleConfidence >= needed && letters >= 2 && known && !largerUnread && !TextGrouper.isIncompleteTitle(cleaned) ? cleaned : nil
         var author: String?
         if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
             second.confidence / 100 >= tuning.minimumAuthorConfidence
         {
             author = Self.clean(second.text)
         }
+        if title != nil, let nameInTitle, author == nil || !TitleEvidence.isPersonName(author ?? "") { author = nameInTitle }
         return SpineText(title: title, author: author, text: text, confidence: titleConfidence, orientation: orientation)
     }
 

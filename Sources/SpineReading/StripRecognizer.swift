@@ -18,4 +18,7 @@ protocol StripRecognizer: AnyObject, Sendable {
     func read(_ image: GrayImage, layout: StripLayout) -> [RecognisedWord]
     /// Whether `layout` changes what is read (a second reading in another layout is worth its time).
     var distinguishesLayouts: Bool { get }
+    /// The word list a title is checked against when the engine's confidences do not tell misread
+    /// lettering (nil: they do).
+    var lexicon: TesseractLexicon? { get }
 }

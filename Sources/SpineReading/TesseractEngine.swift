@@ -159,6 +159,9 @@ final class TesseractEngine: StripRecognizer, @unchecked Sendable {
     /// Tesseract reads a strip differently in each page-segmentation mode.
     var distinguishesLayouts: Bool { true }
 
+    /// Tesseract's confidences tell misread lettering: no word list is asked.
+    var lexicon: TesseractLexicon? { nil }
+
     /// The Tesseract library version.
     static var version: String { TessVersion().map { String(cString: $0) } ?? "unknown" }
 

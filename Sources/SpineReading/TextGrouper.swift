@@ -141,8 +141,9 @@ enum TextGrouper {
         return String(text.drop(while: stray).reversed().drop(while: strayAtEnd).reversed())
     }
 
-    /// The groups, largest lettering first.
-    static func groups(_ words: [RecognisedWord]) -> [Group] {
+    /// The groups, largest lettering first. With `wholeLines` (PP-OCR, whose detector has parted the lines
+    /// already), words of two lines side by side never join; stacked lines still may.
+    static func groups(_ words: [RecognisedWord], wholeLines: Bool = false) -> [Group] {
         let ws = words.filter(isWordLike)
         guard !ws.isEmpty else { return [] }
         var parent = Array(ws.indices)
@@ -162,7 +163,9 @@ enum TextGrouper {
                 let gapX = Double(max(a.left, b.left) - min(a.right, b.right))
                 let gapY = Double(max(a.top, b.top) - min(a.bottom, b.bottom))
                 let together: Bool
-                if a.line == b.line || gapY < -0.5 * min(ha, hb) {
+                if wholeLines, a.line != b.line, gapY < -0.5 * min(ha, hb) {
+                    together = false
+                } else if a.line == b.line || gapY < -0.5 * min(ha, hb) {
                     // Same text line: a word space, not the wide gap between title and author.
                     // Tesseract's word boxes are noisy: a tight gap joins whatever the sizes say.
                     // A word space is about half the cap height; title and author on one line sit
@@ -184,7 +187,7 @@ enum TextGrouper {
         if out.count >= 2, out[1].prominence >= nearTie * out[0].prominence, out[1].readsBefore(out[0]) {
             out.swapAt(0, 1)
         }
-        return completingTitle(out)
+        return TitleEvidence.ordered(completingTitle(out))
     }
 
     /// Words that never end an English title and that start its continuation ("The Diary of a" +

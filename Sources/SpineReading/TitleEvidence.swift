@@ -1,0 +1,128 @@
+/// What a spine's text says about which of its lines is the title: a person's name ("WILLIAM GIBSON",
+/// "by Hermann Hesse") is the author's, and an edition line ("Second Edition") ends a title.
+enum TitleEvidence {
+    /// Whether `text` is a person's name: two to four words, each capitalised (or in capitals), that start
+    /// with a common given name or initials and hold no English function word ("Michel Biron",
+    /// "J. R. R. TOLKIEN"); "by" before it is allowed.
+    static func isPersonName(_ text: String) -> Bool {
+        var words = text.split(whereSeparator: \.isWhitespace).map { String($0) }
+        if let first = words.first, first.lowercased() == "by" { words.removeFirst() }
+        guard (2...4).contains(words.count) else { return false }
+        var sawInitial = false
+        for (i, word) in words.enumerated() {
+            let letters = word.filter(\.isLetter)
+            guard let head = letters.first, head.isUppercase else { return false }
+            if letters.count == 1, word.contains("."), i < words.count - 1 {
+                sawInitial = true
+                continue
+            }
+            guard letters.count >= 2, word.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" || $0 == "." || $0 == "," })
+            else { return false }
+            if TextGrouper.connectives.contains(TextGrouper.key(word)) { return false }
+        }
+        if sawInitial { return words.last.map { $0.filter(\.isLetter).count >= 2 } ?? false }
+        return givenNames.contains(words[0].lowercased().filter(\.isLetter))
+    }
+
+    /// The number of words of `words` from `start` that form a person's name (`isPersonName`), longest
+    /// first, or 0.
+    private static func nameLength(_ words: [String], from start: Int) -> Int {
+        for length in stride(from: min(3, words.count - start), through: 2, by: -1)
+        where isPersonName(words[start..<(start + length)].joined(separator: " ")) {
+            return length
+        }
+        return 0
+    }
+
+    /// `title` without what plainly is not part of it: an edition line and what follows ("… Programs
+    /// Second Edition Abelson and Sussman"), a person's name before or after it when at least two words
+    /// remain ("GERALD DURRELL A ZOO IN MY LUGGAGE", "SIDDHARTHA BY HERMANN HESSE"); the name cut off, if any.
+    static func trimmed(_ title: String) -> (title: String, name: String?) {
+        var words = title.split(whereSeparator: \.isWhitespace).map { String($0) }
+        // An edition line: "Second Edition", "2nd edition", "Revised Edition".
+        if let at = words.indices.dropFirst().first(where: { i in
+            TextGrouper.key(words[i]) == "edition" && i >= 2 && editionWords.contains(TextGrouper.key(words[i - 1]))
+        }) {
+            words = Array(words[..<(at - 1)])
+        }
+        var name: String?
+        // "by" and a name at the end.
+        if let by = words.lastIndex(where: { $0.lowercased() == "by" }), by >= 1, isPersonName(words[by...].joined(separator: " ")) {
+            name = words[(by + 1)...].joined(separator: " ")
+            words = Array(words[..<by])
+        }
+        let leading = nameLength(words, from: 0)
+        let trailingStart = (max(0, words.count - 3)...max(0, words.count - 2)).first { start in
+            start >= 0 && nameLength(words, from: start) == words.count - start
+        }
+        if leading > 0, words.count - leading >= 2, trailingStart == nil || trailingStart == 0 {
+            name = name ?? words[..<leading].joined(separator: " ")
+            words = Array(words[leading...])
+        } else if let start = trailingStart, start >= 2, leading == 0, !TextGrouper.connectives.contains(TextGrouper.key(words[start - 1])) {
+            name = name ?? words[start...].joined(separator: " ")
+            words = Array(words[..<start])
+        }
+        return (TextGrouper.withoutStrayMarks(words.joined(separator: " "), keepingApostrophe: true), name)
+    }
+
+    /// The groups with a person's name moved out of the title's place when another group of like size
+    /// (at most `sizeTie` smaller) that is not a name can be the title: spines name the author in
+    /// lettering as large as the title's as often as not.
+    static func ordered(_ groups: [TextGrouper.Group]) -> [TextGrouper.Group] {
+        guard groups.count >= 2, isPersonName(groups[0].text) else { return groups }
+        guard let i = groups.indices.dropFirst().first(where: { i in
+            let g = groups[i]
+            let words = g.text.split(whereSeparator: \.isWhitespace)
+            return words.count >= 2 && g.alphanumerics > groups[0].alphanumerics && !isPersonName(g.text)
+                && g.height >= sizeTie * groups[0].height && !TextGrouper.isIncompleteTitle(g.text)
+                && !publisherWords.contains(TextGrouper.key(String(words[words.count - 1])))
+        }) else { return groups }
+        var out = groups
+        out.swapAt(0, i)
+        return out
+    }
+
+    /// The least height, as a share of the name's, of a group that takes the title's place from a name.
+    static let sizeTie = 0.5
+
+    /// Last words of a publisher's name ("Mariner Books", "Oxford University Press"), which is not a title.
+    static let publisherWords: Set<String> = ["press", "books", "publishing", "publishers", "classics", "editions", "verlag"]
+
+    /// Words before "Edition" that make an edition line.
+    static let editionWords: Set<String> = [
+        "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "2nd", "3rd", "4th", "5th", "6th",
+        "7th", "8th", "9th", "10th", "revised", "new", "international", "updated", "expanded", "anniversary", "illustrated",
+        "student", "global", "special",
+    ]
+
+    /// Common given names (English-speaking and European), lower case. Words that are as often ordinary
+    /// English words or title words ("Hope", "Rose", "Will", "Grace", "Summer") are left out.
+    static let givenNames: Set<String> = [
+        "aaron", "adam", "adrian", "alan", "alastair", "albert", "alberto", "alex", "alexander", "alexandra", "alfred", "alice",
+        "alison", "allan", "allen", "amanda", "amy", "andrea", "andreas", "andrew", "andy", "angela", "ann", "anna", "anne",
+        "annie", "anthony", "antoine", "anton", "antonio", "arthur", "barbara", "barry", "ben", "benjamin", "bernard", "beth",
+        "betty", "bob", "brandon", "brendan", "brian", "bruce", "bruno", "bryan", "carl", "carlos", "carol", "caroline",
+        "catherine", "charles", "charlie", "charlotte", "chris", "christian", "christina", "christine", "christopher", "claire",
+        "clara", "claude", "colin", "craig", "cynthia", "dan", "daniel", "daniela", "danielle", "dave", "david", "deborah",
+        "denis", "dennis", "diana", "diane", "dominic", "donald", "doris", "dorothy", "douglas", "duncan", "edward", "edgar",
+        "edith", "edmund", "eleanor", "elena", "elizabeth", "ellen", "emily", "emma", "eric", "erich", "erik", "ernest",
+        "eugene", "eva", "evelyn", "francis", "francesca", "francesco", "franz", "fred", "frederick", "friedrich", "gabriel",
+        "gareth", "gary", "geoffrey", "george", "georg", "gerald", "gerard", "gerhard", "gilbert", "giovanni", "giuseppe",
+        "gordon", "graham", "greg", "gregory", "guy", "hannah", "hans", "harold", "harriet", "harry", "heinrich", "helen",
+        "helmut", "henri", "henry", "herbert", "herman", "hermann", "howard", "hugh", "hugo", "ian", "isaac", "ivan", "jack",
+        "jacob", "jacques", "james", "jamie", "jan", "jane", "janet", "jason", "jean", "jeff", "jeffrey", "jennifer", "jeremy",
+        "jerry", "jessica", "jim", "joan", "joanna", "joe", "johann", "johannes", "john", "jon", "jonathan", "jorge", "jose",
+        "joseph", "joshua", "juan", "judith", "julia", "julian", "julie", "justin", "karen", "karl", "kate", "katherine",
+        "kathleen", "kathryn", "keith", "kelly", "kenneth", "kevin", "kim", "klaus", "kurt", "larry", "laura", "lauren",
+        "lawrence", "leo", "leonard", "lewis", "linda", "lisa", "louis", "louise", "lucy", "luis", "luke", "lynn", "malcolm",
+        "manuel", "marc", "marco", "margaret", "maria", "marie", "marion", "marjorie", "martha", "martin", "mary", "matthew",
+        "maurice", "megan", "melissa", "michael", "michel", "michelle", "miguel", "mike", "nancy", "naomi", "nathan",
+        "neil", "neville", "nicholas", "nick", "nicola", "nicole", "nigel", "norman", "oliver", "oscar", "pamela", "pascal",
+        "patricia", "patrick", "paul", "paula", "pedro", "peter", "philip", "phillip", "pierre", "rachel", "ralph",
+        "raymond", "rebecca", "richard", "rick", "robert", "roberto", "robin", "roger", "roland", "ronald", "ruth", "ryan",
+        "sally", "samuel", "sandra", "sarah", "scott", "sean", "sebastian", "simon", "sophie", "stanley", "stefan", "stephan",
+        "stephanie", "stephen", "steve", "steven", "stuart", "susan", "tanya", "teresa", "terry", "theodore", "thomas",
+        "tim", "timothy", "tobias", "todd", "tom", "tony", "tristan", "ulrich", "valerie", "vanessa", "victor", "victoria",
+        "vincent", "virginia", "walter", "wayne", "werner", "william", "wolfgang", "yves", "zoe",
+    ]
+}

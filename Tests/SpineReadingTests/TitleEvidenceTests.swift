@@ -1,0 +1,69 @@
+import Testing
+
+@testable import SpineReading
+
+/// What a spine's text says about its title: names are authors', an edition line ends a title, and a
+/// word list tells PP-OCR's confident misreadings from words.
+@Suite("Title evidence: names, edition lines, words")
+struct TitleEvidenceTests {
+    @Test("a person's name is two to four capitalised words starting with a given name or initials")
+    func personNames() {
+        for name in ["WILLIAM GIBSON", "Michel Biron", "by Hermann Hesse", "J. R. R. TOLKIEN", "Jonathan Brown", "P. G. Wodehouse"] {
+            #expect(TitleEvidence.isPersonName(name), "\(name)")
+        }
+        // Titles, articles read as initials, surnames alone and names inside titles are not.
+        for text in [
+            "A Room with a View", "A MODEST PROPOSAL", "DICKENS", "The Education of Henry Adams", "LIFE AND FOOTBALL", "Thermosets and Composites",
+            "neuromancer", "Grace Notes", "WILLIAM GIBSON NEUROMANCER SPRAWL TRILOGY",
+        ] {
+            #expect(!TitleEvidence.isPersonName(text), "\(text)")
+        }
+    }
+
+    @Test("an edition line and a name beside the title are cut off; names inside a title stay")
+    func trimming() {
+        func trimmed(_ s: String) -> String { TitleEvidence.trimmed(s).title }
+        #expect(trimmed("Structure and Interpretation of Computer Programs Second Edition Abelson and Sussman")
+            == "Structure and Interpretation of Computer Programs")
+        #expect(trimmed("Programming Pearls, Second Edition") == "Programming Pearls")
+        #expect(TitleEvidence.trimmed("GERALD DURRELL A ZOO IN MY LUGGAGE") == ("A ZOO IN MY LUGGAGE", "GERALD DURRELL"))
+        #expect(TitleEvidence.trimmed("SIDDHARTHA BY HERMANN HESSE") == ("SIDDHARTHA", "HERMANN HESSE"))
+        #expect(trimmed("The Murder of Roger Ackroyd") == "The Murder of Roger Ackroyd")
+        #expect(trimmed("THE AUTOBIOGRAPHY OF BENJAMIN FRANKLIN") == "THE AUTOBIOGRAPHY OF BENJAMIN FRANKLIN")
+        #expect(trimmed("DAVID COPPERFIELD") == "DAVID COPPERFIELD")
+        #expect(trimmed("A Tale of Two Cities") == "A Tale of Two Cities")
+    }
+
+    /// A group of one word per entry, each `cap` pixels tall, on lines of their own.
+    static func group(_ text: String, cap: Double, line: Int) -> TextGrouper.Group {
+        let words = text.split(separator: " ").enumerated().map { i, w in
+            TextGrouperTests.word(String(w), 100 * i, 100 * i + 80, cap: cap, line: line)
+        }
+        return TextGrouper.Group(words: words)
+    }
+
+    @Test("a name in the title's place gives way to a longer title-like group of like size, not to a surname or a publisher")
+    func nameGivesWay() {
+        let name = Self.group("Michel Biron", cap: 30, line: 0)
+        let title = Self.group("Thermosets and Composites", cap: 28, line: 1)
+        #expect(TitleEvidence.ordered([name, title]).first?.text == "Thermosets and Composites")
+        // "OLIVER TWIST" over "DICKENS": a title that is a name keeps its place.
+        let twist = Self.group("OLIVER TWIST", cap: 40, line: 0)
+        #expect(TitleEvidence.ordered([twist, Self.group("DICKENS", cap: 38, line: 1)]).first?.text == "OLIVER TWIST")
+        #expect(TitleEvidence.ordered([Self.group("Tom Jones", cap: 40, line: 0), Self.group("Mariner Press", cap: 38, line: 1)]).first?.text
+            == "Tom Jones")
+        // Much smaller lettering is not the title.
+        #expect(TitleEvidence.ordered([name, Self.group("Thermosets and Composites", cap: 10, line: 1)]).first?.text == "Michel Biron")
+    }
+
+    @Test("the word list knows words, possessives and hyphenated words, not misreadings")
+    func lexicon() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        for word in ["luggage", "LUGGAGE", "Football", "CLIMBER'S", "well-known"] { #expect(lexicon.knows(word), "\(word)") }
+        for word in ["BUUKS", "CHASIING", "THE5OBOOKZ", "GERAMIG", ""] { #expect(!lexicon.knows(word), "\(word)") }
+        #expect(lexicon.knownShare(of: "A ZOO IN MY LUGGAGE") == 1)
+        #expect(lexicon.knownShare(of: "GERAMIG PROGESSING ANDS") < 0.5)
+        #expect(lexicon.knownShare(of: "1000 ULTIMATE TRAVEL EXPERIENCES") == 1)
+        #expect(lexicon.knownShare(of: "—") == 0)
+    }
+}
