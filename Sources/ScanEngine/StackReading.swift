@@ -19,9 +19,8 @@ struct StackReading: Sendable {
     /// The stack's books as spines (lying, one row, top to bottom), coloured from `thumbnail`.
     static func spines(_ books: [StackBook], thumbnail: ColorThumbnail) -> [Spine] {
         books.enumerated().map { i, book in
-            let box = NormalizedBox(x: book.x, y: book.y, width: book.width, height: book.height)
-            return Spine(
-                index: i, row: 0, box: box, confidence: book.text.confidence, color: thumbnail.medianColor(in: box), pose: .lying,
+            Spine(
+                index: i, row: 0, box: book.box, confidence: book.text.confidence, color: thumbnail.medianColor(in: book.box), pose: .lying,
                 title: book.text.title, author: book.text.author, text: book.text.text,
                 textConfidence: book.text.text == nil ? nil : book.text.confidence, orientation: book.text.orientation)
         }

@@ -1,6 +1,6 @@
 import Foundation
 package import ImageKit
-import ScanProtocol
+package import ScanProtocol
 import Synchronization
 
 /// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
@@ -129,13 +129,7 @@ package struct ShelfReader: Sendable {
         if isCancelled() { return nil }
         let upright = photo.upright()
         let reader = StackReader(tuning: tuning)
-        let books = try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
-        let w = Double(upright.width), h = Double(upright.height)
-        return books.map { book in
-            StackBook(
-                x: Double(book.left) / w, y: Double(book.top) / h, width: Double(book.right - book.left) / w,
-                height: Double(book.bottom - book.top) / h, text: book.text)
-        }
+        return try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
     }
 
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
@@ -162,17 +156,11 @@ package struct ShelfReader: Sendable {
 
 /// A book `ShelfReader.readStack` found: its box normalised to the upright photo and what was read on it.
 package struct StackBook: Sendable, Hashable {
-    package var x: Double
-    package var y: Double
-    package var width: Double
-    package var height: Double
+    package var box: NormalizedBox
     package var text: SpineText
 
-    package init(x: Double, y: Double, width: Double, height: Double, text: SpineText) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+    package init(box: NormalizedBox, text: SpineText) {
+        self.box = box
         self.text = text
     }
 }

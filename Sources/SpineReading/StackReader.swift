@@ -8,15 +8,6 @@ import ScanProtocol
 struct StackReader: Sendable {
     let tuning: ReadingTuning
 
-    /// One book of the stack: its box in upright photo pixels and what was read on it.
-    struct Book: Sendable, Hashable {
-        var left: Int
-        var top: Int
-        var right: Int
-        var bottom: Int
-        var text: SpineText
-    }
-
     /// The fewest letters a stack book's title has (shorter readings are stickers and fragments).
     static let minimumTitleLetters = 4
     /// How much of a smaller group's height must overlap a title's band for it to be that book's author.
@@ -27,11 +18,11 @@ struct StackReader: Sendable {
     /// How far above and below its lettering (in its letter heights) a stack book's box reaches.
     static let boxMargin = 0.6
 
-    /// The books read on `photo` (upright gray pixels), top to bottom.
-    func read(_ photo: GrayImage, engine: any StripRecognizer) -> [Book] {
+    /// The books read on `photo` (upright gray pixels), top to bottom, boxes normalised to it.
+    func read(_ photo: GrayImage, engine: any StripRecognizer) -> [StackBook] {
         let words = engine.read(photo, layout: .sparseText)
         let groups = TextGrouper.groups(words, wholeLines: !engine.distinguishesLayouts)
-        var books: [(group: TextGrouper.Group, book: Book)] = []
+        var books: [(group: TextGrouper.Group, book: StackBook)] = []
         for group in groups {
             let top = group.words.map(\.top).min() ?? 0, bottom = group.words.map(\.bottom).max() ?? 0
             // A group on the band of a book already found is its author (or nothing more).
@@ -43,14 +34,15 @@ struct StackReader: Sendable {
             }
             let left = group.words.map(\.left).min() ?? 0, right = group.words.map(\.right).max() ?? 0
             guard Double(right - left) >= Self.minimumWidthShare * Double(photo.width), let title = title(group, lexicon: engine.lexicon) else { continue }
-            let margin = Int(Self.boxMargin * group.height)
+            let margin = Self.boxMargin * group.height
+            let w = Double(photo.width), h = Double(photo.height)
+            let x0 = max(0, Double(left) - margin), y0 = max(0, Double(top) - margin)
+            let x1 = min(w, Double(right) + margin), y1 = min(h, Double(bottom) + margin)
             let text = SpineText(
                 title: title.title, author: title.name, text: group.text, confidence: group.confidence / 100, orientation: .horizontal)
-            books.append((group, Book(
-                left: max(0, left - margin), top: max(0, top - margin), right: min(photo.width, right + margin),
-                bottom: min(photo.height, bottom + margin), text: text)))
+            books.append((group, StackBook(box: NormalizedBox(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h), text: text)))
         }
-        return books.map(\.book).sorted { $0.top < $1.top }
+        return books.map(\.book).sorted { $0.box.y < $1.box.y }
     }
 
     /// The title `group` gives (and a name cut from it), or nil when it is not sure enough, too short,

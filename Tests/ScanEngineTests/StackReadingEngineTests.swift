@@ -41,7 +41,7 @@ struct EngineStackReadingTests {
         #expect(thumbnail.medianColor(in: NormalizedBox(x: 0, y: 0.55, width: 1, height: 0.45)) == RGBColor(r: 0, g: 0, b: 180))
         // A box outside the image takes the nearest pixels.
         #expect(thumbnail.medianColor(in: NormalizedBox(x: 1.5, y: 2, width: 0.1, height: 0.1)) == RGBColor(r: 0, g: 0, b: 180))
-        let books = [StackBook(x: 0, y: 0.6, width: 1, height: 0.3, text: SpineText(title: "EMMA", author: nil, text: "EMMA", confidence: 0.9, orientation: .horizontal))]
+        let books = [StackBook(box: NormalizedBox(x: 0, y: 0.6, width: 1, height: 0.3), text: SpineText(title: "EMMA", author: nil, text: "EMMA", confidence: 0.9, orientation: .horizontal))]
         let spines = StackReading.spines(books, thumbnail: thumbnail)
         #expect(spines.count == 1 && spines[0].pose == .lying && spines[0].title == "EMMA" && spines[0].color == RGBColor(r: 0, g: 0, b: 180))
     }

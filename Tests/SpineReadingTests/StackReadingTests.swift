@@ -40,11 +40,12 @@ struct StackReadingTests {
         let found = try #require(books)
         let score = RealPhotoTests.score(titles: found.compactMap(\.text.title), truth: try Self.truth("real_103"))
         for book in found {
-            #expect(book.x >= 0 && book.y >= 0 && book.x + book.width <= 1.0001 && book.y + book.height <= 1.0001)
+            let box = book.box
+            #expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1.0001 && box.y + box.height <= 1.0001)
             #expect(book.text.orientation == .horizontal && book.text.title != nil)
         }
         // Top to bottom.
-        #expect(found.map(\.y) == found.map(\.y).sorted())
+        #expect(found.map(\.box.y) == found.map(\.box.y).sorted())
         let floor = try #require(Self.floors[kind])
         #expect(score.exact >= floor.exact, "\(kind.rawValue): \(score)")
         #expect(score.close >= floor.close, "\(kind.rawValue): \(score)")

@@ -190,4 +190,20 @@ struct TextGrouperTests {
             #expect(SpineReader.clean(kept) == kept, "\(kept)")
         }
     }
+
+    @Test("with whole lines (PP-OCR's), two lines side by side stay two groups; stacked lines may still join")
+    func wholeLines() {
+        // "GERALD DURRELL" and "A ZOO IN MY LUGGAGE": two detected lines a word space apart on one row.
+        let row = [
+            Self.word("GERALD", 10, 150, cap: 30, line: 0), Self.word("DURRELL", 170, 330, cap: 30, line: 0),
+            Self.word("A", 350, 370, cap: 30, line: 1), Self.word("ZOO", 390, 470, cap: 30, line: 1),
+        ]
+        #expect(TextGrouper.groups(row).count == 1)
+        #expect(TextGrouper.groups(row, wholeLines: true).count == 2)
+        // Two stacked lines of one title (the second line below the first).
+        var second = Self.word("SCIENCE", 10, 200, cap: 30, line: 1)
+        second.top = 80
+        second.bottom = 110
+        #expect(TextGrouper.groups([Self.word("COMPUTER", 10, 220, cap: 30, line: 0), second], wholeLines: true).count == 1)
+    }
 }
