@@ -36,6 +36,14 @@ struct SpineSegmenter: Sendable {
     var maxStep: Float = 45
     /// Percentile of the per-pixel boundary evidence along a column.
     var evidencePercentile: Float = 15
+    /// A column's boundary evidence is also taken over the lower `lowerEvidenceShare` of its height alone,
+    /// weighted by `lowerEvidenceWeight` (a boundary there must be stronger), and the larger counts: books
+    /// under a book lying across them or a stack behind (the span's upper part one object, no boundary)
+    /// still part where they stand. On the real set (2026-11-28): spine recall 74.2 → 85.9 %, precision
+    /// 37.1 → 39.6 %; on the 40 generated photos F1 91.0 → 90.8 %. Shares 0.5–0.8 and weights 0.5–1 all lie
+    /// within 84–89 % / 90.2–90.9 % (BENCHMARKS, "Real photos, third step"); 0 turns it off.
+    var lowerEvidenceShare: Double = 0.7
+    var lowerEvidenceWeight: Float = 0.6
     /// Peak threshold as a fraction of the 98th percentile of the boundary evidence.
     var peakFraction: Float = 0.2
     /// Peak threshold floor as a multiple of the median evidence.
@@ -188,6 +196,11 @@ struct SpineSegmenter: Sendable {
                 values.removeAll(keepingCapacity: true)
                 for v in lo..<hi { values.append(Self.boundaryEvidence(s, width: w, line: v, column: u)) }
                 evidence[u] = Signal.percentile(values, evidencePercentile)
+                let lowerCount = Int(Double(values.count) * lowerEvidenceShare)
+                if lowerCount >= 4 {
+                    let lower = Signal.percentile(Array(values[(values.count - lowerCount)...]), evidencePercentile)
+                    evidence[u] = max(evidence[u], lower * lowerEvidenceWeight)
+                }
             }
         }
         let baseline = Signal.medianFilter(evidence, size: 21)

@@ -50,6 +50,39 @@ struct SpineSegmenterTests {
         }
     }
 
+    @Test("books standing under a book lying across their tops are still parted where they stand")
+    func booksUnderALyingBookArePartedBelowIt() {
+        // Twelve books (50 columns each) stand on the bottom line: the outer two from line 40, the ten between
+        // them from line 225, under a book lying across columns 50..<550 on lines 180..<225. Each of their
+        // columns' span starts at line 180, and its upper fifth has no boundary.
+        let colours: [(Float, Float, Float)] = [
+            (200, 40, 40), (240, 230, 200), (40, 160, 60), (230, 200, 110), (60, 70, 200), (250, 250, 245), (150, 60, 170),
+            (240, 140, 30), (90, 190, 200), (120, 120, 40), (200, 90, 120), (70, 130, 90),
+        ]
+        let tops = [40] + Array(repeating: 225, count: 10) + [40]
+        let standing = (0..<12).map { k in (k * 50, 50, tops[k], colours[k]) }
+        var strip = Self.strip(width: 600, height: 400, books: standing)
+        for y in 180..<225 {
+            for x in 50..<550 {
+                for (c, value) in [180, 60, 90].enumerated() { strip.data[(y * 600 + x) * 3 + c] = Float(value) }
+            }
+        }
+        func parted(_ segmenter: SpineSegmenter) -> Int {
+            let analysis = segmenter.analyse(strip)
+            let found = (0..<(analysis.cuts.count - 1)).compactMap { segmenter.segment(analysis, index: $0) }
+            return (1..<11).filter { k in
+                let left = k * 50 - 4, right = k * 50 + 54
+                return found.contains { segment in segment.u0 >= left && segment.u1 <= right && segment.u1 - segment.u0 >= 40 }
+            }.count
+        }
+        // The ten books under the lying one, each a segment of its own.
+        #expect(parted(SpineSegmenter()) == 10)
+        // Over the whole span alone, the lying book's third leaves their boundaries too weak to cut.
+        var wholeSpanOnly = SpineSegmenter()
+        wholeSpanOnly.lowerEvidenceShare = 0
+        #expect(parted(wholeSpanOnly) < 5)
+    }
+
     @Test("a dark spine with light bands just below its top keeps its top against a wall of middling grey")
     func bandedTopIsFound() {
         // A wall (95, 93, 81) over the whole strip, books standing on the bottom line; the purple book in columns
