@@ -330,10 +330,13 @@ struct SpineReader: Sendable {
         let letters = titleGroup.text.filter(\.isLetter).count
         let needed = letters < tuning.shortTitleLetters ? tuning.shortTitleConfidence : tuning.minimumTitleConfidence
         // What is plainly part of a title (it ends with "of", it starts with "and") is not given as one.
-        // An edition line or a name beside the title is not part of it (`TitleEvidence.trimmed`).
+        // An edition line or a name beside the title is not part of it (`TitleEvidence.trimmed`); an imprint,
+        // a call number or an edition line alone is no title.
         let (cleaned, nameInTitle) = TitleEvidence.trimmed(Self.clean(titleGroup.text))
         let known = reading.lexicon.map { $0.knownShare(of: cleaned) >= tuning.minimumKnownWords } ?? true
-        let title = titleConfidence >= needed && letters >= 2 && known && !largerUnread && !TextGrouper.isIncompleteTitle(cleaned) ? cleaned : nil
+        let title =
+            titleConfidence >= needed && letters >= 2 && known && !largerUnread && !TextGrouper.isIncompleteTitle(cleaned)
+                && !TitleEvidence.isNotATitle(cleaned) ? cleaned : nil
         var author: String?
         if title != nil, let second = reading.groups.dropFirst().first(where: { $0.alphanumerics >= 3 }),
             second.confidence / 100 >= tuning.minimumAuthorConfidence

@@ -1,6 +1,28 @@
 /// What a spine's text says about which of its lines is the title: a person's name ("WILLIAM GIBSON",
-/// "by Hermann Hesse") is the author's, and an edition line ("Second Edition") ends a title.
+/// "by Hermann Hesse") is the author's, an edition line ("Second Edition") ends a title, and a publisher's
+/// imprint ("PENGUIN", "Marlow Press") or a library's call number ("DS 361") is no title.
 enum TitleEvidence {
+    /// Whether `text` is plainly not a title: a publisher's imprint alone (`isImprint`), a library call number
+    /// (no word of three letters or more, and a letter somewhere: "DS 361", "A7 201"; "1500" stays a title) or
+    /// an edition line alone ("FIFTH EDITION").
+    static func isNotATitle(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return true }
+        let callNumber = !words.contains { $0.filter(\.isLetter).count >= 3 } && words.contains { $0.contains(where: \.isLetter) }
+        let editionLine = words.count >= 2 && TextGrouper.key(String(words[1])) == "edition" && editionWords.contains(TextGrouper.key(String(words[0])))
+        return callNumber || editionLine || isImprint(text)
+    }
+
+    /// Whether `text` is a publisher's imprint: one of the common imprints (`imprints`, letters only, case
+    /// aside: "MACMILLAN", "Faber & Faber", "O'REILLY"), or up to three words ending in a publisher's word
+    /// ("Marlow Press", "Mariner Books").
+    static func isImprint(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard let last = words.last else { return false }
+        if words.count <= 3, publisherWords.contains(TextGrouper.key(String(last))) { return true }
+        return imprints.contains(String(text.lowercased().filter(\.isLetter)))
+    }
+
     /// Whether `text` is a person's name: two to four words, each capitalised (or in capitals), that start
     /// with a common given name or initials and hold no English function word ("Michel Biron",
     /// "J. R. R. TOLKIEN"); "by" before it is allowed.
@@ -41,7 +63,7 @@ enum TitleEvidence {
         var words = title.split(whereSeparator: \.isWhitespace).map { String($0) }
         // An edition line: "Second Edition", "2nd edition", "Revised Edition".
         if let at = words.indices.dropFirst().first(where: { i in
-            TextGrouper.key(words[i]) == "edition" && i >= 2 && editionWords.contains(TextGrouper.key(words[i - 1]))
+            TextGrouper.key(words[i]) == "edition" && editionWords.contains(TextGrouper.key(words[i - 1]))
         }) {
             words = Array(words[..<(at - 1)])
         }
@@ -65,11 +87,24 @@ enum TitleEvidence {
         return (TextGrouper.withoutStrayMarks(words.joined(separator: " "), keepingApostrophe: true), name)
     }
 
-    /// The groups with a person's name moved out of the title's place when another group of like size
+    /// The groups with what is not the title moved out of the title's place. A person's name gives way when another group of like size
     /// (at most `sizeTie` smaller) that is not a name can be the title: spines name the author in
     /// lettering as large as the title's as often as not.
+    /// An imprint or a call number in the title's place gives way to the first other group of at least
+    /// `sizeTie` its height that can be a title (four letters or more, not a name, not itself no title).
     static func ordered(_ groups: [TextGrouper.Group]) -> [TextGrouper.Group] {
-        guard groups.count >= 2, isPersonName(groups[0].text) else { return groups }
+        guard groups.count >= 2 else { return groups }
+        if isNotATitle(groups[0].text) {
+            guard let i = groups.indices.dropFirst().first(where: { i in
+                let g = groups[i]
+                return g.text.filter(\.isLetter).count >= 4 && !isNotATitle(g.text) && !isPersonName(g.text)
+                    && g.height >= sizeTie * groups[0].height && !TextGrouper.isIncompleteTitle(g.text)
+            }) else { return groups }
+            var out = groups
+            out.swapAt(0, i)
+            return out
+        }
+        guard isPersonName(groups[0].text) else { return groups }
         guard let i = groups.indices.dropFirst().first(where: { i in
             let g = groups[i]
             let words = g.text.split(whereSeparator: \.isWhitespace)
@@ -87,6 +122,19 @@ enum TitleEvidence {
 
     /// Last words of a publisher's name ("Mariner Books", "Oxford University Press"), which is not a title.
     static let publisherWords: Set<String> = ["press", "books", "publishing", "publishers", "classics", "editions", "verlag"]
+
+    /// Common publishers' imprints, letters only, lower case: printed on spines, never a book's title there.
+    static let imprints: Set<String> = [
+        "abacus", "addisonwesley", "allenunwin", "anchor", "arrow", "atria", "ballantine", "bantam", "batsford", "bloomsbury",
+        "canongate", "cape", "chatto", "chattowindus", "cicerone", "collins", "corgi", "doubleday", "elsevier", "everyman",
+        "faber", "faberandfaber", "faberfaber", "flamingo", "fontana", "fourthestate", "gollancz", "granta", "hachette",
+        "harper", "harpercollins", "harperperennial", "headline", "heinemann", "hodder", "hodderstoughton", "hutchinson",
+        "jonathancape", "knopf", "ladybird", "littlebrown", "lonelyplanet", "macmillan", "mcgrawhill", "methuen", "minerva",
+        "mitpress", "norton", "oreilly", "orion", "oup", "paladin", "pan", "panmacmillan", "pearson", "pelican", "penguin",
+        "phoenix", "picador", "prenticehall", "puffin", "quercus", "randomhouse", "rockfax", "routledge", "scholastic",
+        "sceptre", "scribe", "scribner", "signet", "simonschuster", "sphere", "springer", "tor", "transworld", "usborne",
+        "verso", "viking", "vintage", "virago", "wiley", "wordsworth",
+    ]
 
     /// Words before "Edition" that make an edition line.
     static let editionWords: Set<String> = [

@@ -56,6 +56,28 @@ struct TitleEvidenceTests {
         #expect(TitleEvidence.ordered([name, Self.group("Thermosets and Composites", cap: 10, line: 1)]).first?.text == "Michel Biron")
     }
 
+    @Test("an imprint, a call number or an edition line alone is no title; titles with digits or imprint-like words are")
+    func notTitles() {
+        for text in ["MACMILLAN", "CICERONE", "Faber & Faber", "O'REILLY", "Marlow Press", "Penguin Books", "DS 361", "A7 201", "QA 76.9", "FIFTH EDITION", "Second Edition Revised and Expanded", ""] {
+            #expect(TitleEvidence.isNotATitle(text), "\(text)")
+        }
+        for text in ["1500", "1000 ULTIMATE TRAVEL EXPERIENCES", "Penguin Island", "The Press Gang", "Catch-22", "Tom Jones", "The Viking Age", "Programming Pearls Second Edition"] {
+            #expect(!TitleEvidence.isNotATitle(text), "\(text)")
+        }
+        // A whole-title edition line is trimmed away to nothing.
+        #expect(TitleEvidence.trimmed("FIFTH EDITION").title.isEmpty)
+    }
+
+    @Test("an imprint or a call number in the title's place gives way to the title beside it")
+    func imprintGivesWay() {
+        let imprint = Self.group("CICERONE", cap: 30, line: 0)
+        #expect(TitleEvidence.ordered([imprint, Self.group("EUROPE'S HIGH POINTS", cap: 26, line: 1)]).first?.text == "EUROPE'S HIGH POINTS")
+        #expect(TitleEvidence.ordered([Self.group("DS 361", cap: 40, line: 0), Self.group("Ulysses", cap: 30, line: 1)]).first?.text == "Ulysses")
+        // Nothing that can be a title beside it: the order stays (and the reader gives no title).
+        #expect(TitleEvidence.ordered([imprint, Self.group("A7 201", cap: 30, line: 1)]).first?.text == "CICERONE")
+        #expect(TitleEvidence.ordered([imprint, Self.group("EUROPE'S HIGH POINTS", cap: 10, line: 1)]).first?.text == "CICERONE")
+    }
+
     @Test("the word list knows words, possessives and hyphenated words, not misreadings")
     func lexicon() throws {
         let lexicon = try TesseractLexicon(settings: .standard)
