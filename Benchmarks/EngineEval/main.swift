@@ -1,7 +1,7 @@
 import BookscanBase
 // EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
 //
-//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr]
+//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined]
 //
 // The recognizer defaults to BOOKSCAN_RECOGNIZER, else the engine's default (`RecognizerKind.standard`).
 // Each book carries box, confidence and (unless --no-ocr) title, author, text, textConfidence,
@@ -62,7 +62,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
 guard let options = Options.parse(CommandLine.arguments) else {
-    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr]\n".utf8))
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined]\n".utf8))
     exit(2)
 }
 let fm = FileManager.default

@@ -1,3 +1,4 @@
+import Foundation
 package import SpineReading
 
 /// Whether and how the engine reads titles: not at all (boxes only), with a recognizer it loads itself
@@ -22,7 +23,9 @@ package enum TitleReading: Sendable {
         case .recognizer(let chosen, let settings):
             let kind: RecognizerKind
             if let chosen { kind = chosen } else { kind = try RecognizerKind.configured() }
-            return ShelfReader(pool: try RecognizerPool(kind: kind, settings: settings))
+            // The default, not chosen by name, falls back to Tesseract alone without PP-OCR's models.
+            let defaulted = chosen == nil && ProcessInfo.processInfo.environment[RecognizerKind.environmentVariable].map(\.isEmpty) ?? true
+            return ShelfReader(pool: defaulted ? try RecognizerPool.standard(settings: settings) : try RecognizerPool(kind: kind, settings: settings))
         }
     }
 }

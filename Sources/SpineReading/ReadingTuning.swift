@@ -57,6 +57,16 @@ package struct ReadingTuning: Sendable, Hashable {
     /// With a recognizer whose confidences do not tell misread lettering (PP-OCR), the share of a title's
     /// words the language's word list must know (`TesseractLexicon`) for it to be given.
     package var minimumKnownWords = 0.5
+    /// Combined recognizers: PP-OCR's title for a spine Tesseract gave none is given when it has at least
+    /// `secondReadingWords` words and this share of them is in the word list. Chosen on both sets
+    /// (BENCHMARKS, "Real photos, third step"): all of two or more words kept generated precision nearest
+    /// Tesseract's own.
+    package var secondReadingKnownWords = 1.0
+    package var secondReadingWords = 2
+    /// Combined recognizers: PP-OCR reads a spine again only when Tesseract read at least this many letters
+    /// on it (`SpineReader.asksSecondReading`); chosen on both sets, trading 22 of 82 right titles on the
+    /// generated set (none of 18 on the real set) for 40–46 % fewer second readings.
+    package var secondReadingLetters = 4
     /// Below this (0–1) the second group is not given as the author.
     package var minimumAuthorConfidence = 0.85
     /// A title read with less confidence (0–1) than this is only given when another reading, of a

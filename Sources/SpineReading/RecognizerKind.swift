@@ -6,10 +6,14 @@ package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     case tesseract
     /// PP-OCRv6 small det + rec through libppocr (scripts/bootstrap-ppocr installs it).
     case ppocr
+    /// Tesseract reads every spine; PP-OCR reads again those Tesseract gave no title, and its title counts
+    /// when it is sure by the word list (`SpineReader.takesSecondReading`). Stacks are read with PP-OCR.
+    case combined
 
-    /// The engine's default. Tesseract until PP-OCR reads better on both the generated and the real set
-    /// (Benchmarks/recognizer-compare.sh; 2026-11-27: not yet, see BENCHMARKS.md).
-    package static let standard: RecognizerKind = .tesseract
+    /// The engine's default: combined, which reads more titles right than either alone on the real set and more
+    /// on the generated set than Tesseract (BENCHMARKS.md, "Real photos, third step"); without PP-OCR's models
+    /// installed, Tesseract alone (`RecognizerPool.standard`).
+    package static let standard: RecognizerKind = .combined
 
     /// Environment variable that picks the recognizer for experiments (`tesseract` or `ppocr`).
     package static let environmentVariable = "BOOKSCAN_RECOGNIZER"

@@ -1,11 +1,13 @@
 package import ScanProtocol
 
-/// The recognizer handles a `ShelfReader` reads with: Tesseract's or PP-OCR's pool behind one face.
+/// The recognizer handles a `ShelfReader` reads with: Tesseract's, PP-OCR's or both pools behind one face.
 package final class RecognizerPool: Sendable {
     /// The pool of the engine chosen.
     package enum Engine: Sendable {
         case tesseract(TesseractPool)
         case ppocr(PPOCRPool)
+        /// Tesseract first, PP-OCR for the spines it gave no title (`RecognizerKind.combined`).
+        case combined(TesseractPool, PPOCRPool)
     }
 
     /// The pool.
@@ -22,6 +24,18 @@ package final class RecognizerPool: Sendable {
         switch kind {
         case .tesseract: self.init(.tesseract(try TesseractPool(settings: settings)))
         case .ppocr: self.init(.ppocr(try PPOCRPool(models: models, settings: settings)))
+        case .combined: self.init(.combined(try TesseractPool(settings: settings), try PPOCRPool(models: models, settings: settings)))
+        }
+    }
+
+    /// The default recognizer (`RecognizerKind.standard`); when PP-OCR's models are not installed (a build
+    /// from source without `scripts/bootstrap-ppocr`), Tesseract alone rather than no reading: `/healthz`
+    /// and each result name the engine that reads. Other failures are thrown.
+    package static func standard(settings: OCRSettings = .standard, models: PPOCRModels = .configured()) throws(SpineReadingError) -> RecognizerPool {
+        do {
+            return try RecognizerPool(kind: RecognizerKind.standard, settings: settings, models: models)
+        } catch .recognizerModelsMissing {
+            return try RecognizerPool(kind: .tesseract, settings: settings)
         }
     }
 
@@ -30,28 +44,51 @@ package final class RecognizerPool: Sendable {
         switch engine {
         case .tesseract: .tesseract
         case .ppocr: .ppocr
+        case .combined: .combined
         }
     }
 
-    /// The engine and its version, for `/healthz`.
+    /// The engine and its version, for `/healthz` and each result; combined: both versions ("tesseract 5.3.0 +
+    /// ppocr PP-OCRv6…") and both languages.
     package var info: OCREngineStatus {
         switch engine {
         case .tesseract(let pool): pool.info
         case .ppocr(let pool): pool.info
+        case .combined(let first, let second):
+            OCREngineStatus(
+                engine: RecognizerKind.combined.rawValue, version: "\(first.info.engine) \(first.info.version) + \(second.info.engine) \(second.info.version)",
+                language: "\(first.info.language) + \(second.info.language)")
         }
     }
 
-    /// Runs `body` with a handle checked out for the calling thread alone, then returns it to its pool.
+    /// Runs `body` with a handle checked out for the calling thread alone, then returns it to its pool; combined:
+    /// PP-OCR's (it reads whole photos, stacks, better).
     func withRecognizer<T>(_ body: (any StripRecognizer) -> T) throws(SpineReadingError) -> T {
         switch engine {
-        case .tesseract(let pool):
-            let handle = try pool.checkOut()
-            defer { pool.checkIn(handle) }
-            return body(handle)
-        case .ppocr(let pool):
-            let handle = try pool.checkOut()
-            defer { pool.checkIn(handle) }
-            return body(handle)
+        case .tesseract(let pool): return try Self.with(pool.checkOut, pool.checkIn, body)
+        case .ppocr(let pool), .combined(_, let pool): return try Self.with(pool.checkOut, pool.checkIn, body)
         }
+    }
+
+    /// Runs `body` with the handle that reads every spine and, combined, PP-OCR's for the spines it gave no
+    /// title (nil otherwise), each checked out for the calling thread alone.
+    func withReaders<T>(_ body: (any StripRecognizer, (any StripRecognizer)?) -> T) throws(SpineReadingError) -> T {
+        switch engine {
+        case .tesseract(let pool): return try Self.with(pool.checkOut, pool.checkIn) { body($0, nil) }
+        case .ppocr(let pool): return try Self.with(pool.checkOut, pool.checkIn) { body($0, nil) }
+        case .combined(let first, let second):
+            return try Self.with(first.checkOut, first.checkIn) { (engine: TesseractEngine) throws(SpineReadingError) -> T in
+                try Self.with(second.checkOut, second.checkIn) { body(engine, $0) }
+            }
+        }
+    }
+
+    /// `body` with a handle from `checkOut`, given back through `checkIn` after.
+    private static func with<Handle: StripRecognizer, T>(
+        _ checkOut: () throws(SpineReadingError) -> Handle, _ checkIn: (Handle) -> Void, _ body: (Handle) throws(SpineReadingError) -> T
+    ) throws(SpineReadingError) -> T {
+        let handle = try checkOut()
+        defer { checkIn(handle) }
+        return try body(handle)
     }
 }

@@ -4,7 +4,8 @@ package import ScanProtocol
 import Synchronization
 
 /// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
-/// lettering needs, then reads the spines on `threads` threads, each with its own pooled recognizer handle.
+/// lettering needs, then reads the spines on `threads` threads, each with its own pooled recognizer handle
+/// (combined: one of each recognizer).
 package struct ShelfReader: Sendable {
     /// The photo to read: the JPEG (decoded here, gray, at a scale chosen per photo) or pixels already decoded.
     package enum Source: Sendable {
@@ -138,11 +139,16 @@ package struct ShelfReader: Sendable {
         isCancelled: () -> Bool
     ) {
         do {
-            try pool.withRecognizer { engine in
+            try pool.withReaders { engine, second in
                 while !isCancelled() {
                     let index = shared.next.add(1, ordering: .relaxed).oldValue
                     guard index < frames.count else { break }
-                    let text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
+                    var text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
+                    // Combined: PP-OCR reads again a spine Tesseract read lettering on but gave no title.
+                    if let second, reader.asksSecondReading(text), !isCancelled() {
+                        let again = reader.read(photos[index], frame: frames[index], engine: second, isCancelled: isCancelled)
+                        if reader.takesSecondReading(again, lexicon: second.lexicon) { text = again }
+                    }
                     shared.results.withLock { $0[index] = text }
                     shared.done.add(1, ordering: .releasing)
                 }

@@ -15,9 +15,15 @@ struct OCRServiceTests {
     func healthAndTitles() async throws {
         let harness = try await ServiceHarness.start(readsTitles: true)
         let health = try await harness.health()
-        #expect(health.ocr?.engine == "tesseract")
-        #expect(health.ocr?.language == "eng")
-        #expect(health.ocr?.version.hasPrefix("5.") == true)
+        let ocr = try #require(health.ocr)
+        // The default: combined with PP-OCR's models installed (always under CI), else Tesseract alone.
+        if ocr.engine == RecognizerKind.combined.rawValue {
+            #expect(ocr.language == "eng + ch+en")
+            #expect(ocr.version.hasPrefix("tesseract 5.") && ocr.version.contains("+ ppocr PP-OCRv6"))
+        } else {
+            #expect(ocr.engine == "tesseract" && ocr.language == "eng" && ocr.version.hasPrefix("5."))
+        }
+        if ProcessInfo.processInfo.environment["CI"] == "true" { #expect(ocr.engine == RecognizerKind.combined.rawValue) }
         let jobId = UUID()
         let jpeg = [UInt8](try Data(contentsOf: Self.samples.appendingPathComponent("shelf_one_row.jpg")))
         let put = try await harness.put(jobId, jpeg)

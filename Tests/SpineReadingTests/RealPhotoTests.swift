@@ -38,15 +38,21 @@ struct RealPhotoTests {
     static let cases: [(photo: String, recognizer: RecognizerKind, exact: Int, close: Int, precision: Double)] = [
         ("real_103", .tesseract, 1, 2, 0.5), ("real_103", .ppocr, 4, 4, 0.6),
         ("real_106", .tesseract, 0, 1, 0.3), ("real_106", .ppocr, 0, 1, 0.4),
+        ("real_103", .combined, 2, 3, 0.6), ("real_106", .combined, 0, 1, 0.3),
     ]
 
-    @Test("titles a person reads on real photos are read; most titles given are on the shelf", arguments: 0..<4)
+    @Test("titles a person reads on real photos are read; most titles given are on the shelf", arguments: 0..<6)
     func titles(index: Int) async throws {
         let (photo, kind, exactFloor, closeFloor, precisionFloor) = Self.cases[index]
-        if kind == .ppocr, !RecognizerTests.ppocrRuns { return }
+        if kind != .tesseract, !RecognizerTests.ppocrRuns { return }
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: Self.directory.appendingPathComponent(photo + ".json")))
         let prepared = try ImagePreparer(longSide: 4096).prepare(path: Self.directory.appendingPathComponent(photo + ".jpg").path)
-        let pool: RecognizerPool = kind == .ppocr ? try RecognizerTests.ppocr.get() : RecognizerPool(.tesseract(try ReadingFixtures.pool.get()))
+        let pool: RecognizerPool
+        switch kind {
+        case .tesseract: pool = RecognizerPool(.tesseract(try ReadingFixtures.pool.get()))
+        case .ppocr: pool = try RecognizerTests.ppocr.get()
+        case .combined: pool = RecognizerPool(.combined(try ReadingFixtures.pool.get(), try PPOCRPool()))
+        }
         let engine = try ScanEngine(configuration: .init(reader: ShelfReader(pool: pool)))
         let jpeg = prepared.jpeg
         let result = try await HeavyTests.gate.run {

@@ -57,6 +57,21 @@ struct RecognizerTests {
         #expect(pool.idleCount == 1)
     }
 
+    @Test("the combined pool reads with Tesseract first, names both engines and gives both handles back", .enabled(if: ppocrRuns))
+    func combinedPool() throws {
+        let first = try TesseractPool(), second = try PPOCRPool()
+        let pool = RecognizerPool(.combined(first, second))
+        #expect(pool.kind == .combined)
+        #expect(pool.info.engine == "combined" && pool.info.version.hasPrefix("tesseract ") && pool.info.version.contains("PP-OCRv6"))
+        let reader = ShelfReader(pool: pool, threads: 1)
+        let line = try ReadingFixtures.titleLine().applying(.right)
+        let texts = try reader.read(
+            .image(line), sourceWidth: line.width, sourceHeight: line.height,
+            spines: [SpineOutline(box: ReadingFixtures.wholeImage, pose: .upright)], progress: { _, _ in }, isCancelled: { false })
+        #expect(ReadingFixtures.normalized(texts?.first?.title) == "great expectations")
+        #expect(first.idleCount == 1 && second.idleCount == 1)
+    }
+
     @Test("missing PP-OCR models are one clear typed error at start-up")
     func missingModels() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-ppocr-\(UUID().uuidString)")
@@ -65,6 +80,9 @@ struct RecognizerTests {
         let expected = SpineReadingError.recognizerModelsMissing(engine: "ppocr", missingFile: directory.appendingPathComponent("det.onnx").path)
         #expect(throws: expected) { try PPOCRPool(models: PPOCRModels(directory: directory.path)) }
         #expect(throws: expected) { try RecognizerPool(kind: .ppocr, models: PPOCRModels(directory: directory.path)) }
+        #expect(throws: expected) { try RecognizerPool(kind: .combined, models: PPOCRModels(directory: directory.path)) }
+        // The default, not chosen by name, reads with Tesseract alone rather than not at all.
+        #expect(try RecognizerPool.standard(models: PPOCRModels(directory: directory.path)).kind == .tesseract)
         #expect(!expected.description.contains("\n") && expected.description.contains("bootstrap-ppocr"))
     }
 
@@ -93,6 +111,7 @@ struct RecognizerTests {
         #expect(try RecognizerKind.configured(environment: [:]) == RecognizerKind.standard)
         #expect(try RecognizerKind.configured(environment: [RecognizerKind.environmentVariable: "PPOCR"]) == .ppocr)
         #expect(try RecognizerKind.configured(environment: [RecognizerKind.environmentVariable: "tesseract"]) == .tesseract)
+        #expect(try RecognizerKind.configured(environment: [RecognizerKind.environmentVariable: "combined"]) == .combined)
         #expect(throws: SpineReadingError.unknownRecognizer("easyocr")) {
             try RecognizerKind.configured(environment: [RecognizerKind.environmentVariable: "easyocr"])
         }

@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ocr-data"), help: "Directory of Tesseract language data (default: the library's own).")
     var ocrData: String?
     @Option(name: .customLong("ocr-language"), help: "Language titles are read in (Tesseract code).") var ocrLanguage = OCRSettings.defaultLanguage
-    @Option(help: "The recognizer that reads titles: tesseract or ppocr (default: $BOOKSCAN_RECOGNIZER, else tesseract).")
+    @Option(help: "The recognizer that reads titles: tesseract, ppocr, or combined (Tesseract, then PP-OCR where it read no title) (default: $BOOKSCAN_RECOGNIZER, else combined; tesseract when the PP-OCR models are not installed).")
     var recognizer: RecognizerKind?
     @Option(
         help: ArgumentHelp(
