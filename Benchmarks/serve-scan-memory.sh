@@ -5,15 +5,21 @@
 # peak-RSS counter is reset (`echo 5 > /proc/PID/clear_refs`); after it, held = VmHWM − VmRSS just before.
 # The first scan also pays for the second Tesseract handle (the pool makes it on first use).
 #
-#     Benchmarks/serve-scan-memory.sh [OUTFILE]
+#     [BOOKSCAN_BIN=path/to/bookscan] Benchmarks/serve-scan-memory.sh [OUTFILE]
 #
+# BOOKSCAN_BIN: a release binary already built (e.g. scripts/package-deb's .build-release/release/bookscan);
+# without it the README's release build is made first.
 # Prints one line per photo (name, held kB, service VmHWM kB, pixels) to OUTFILE and a summary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared="$root/../shared"
 out=${1:-$(mktemp)}
-(cd "$root" && swift build -c release --product bookscan >/dev/null 2>&1)
-bin="$root/.build/release/bookscan"
+if [ -n "${BOOKSCAN_BIN:-}" ]; then
+  bin=$BOOKSCAN_BIN
+else
+  (cd "$root" && swift build -c release --product bookscan >/dev/null 2>&1)
+  bin="$root/.build/release/bookscan"
+fi
 work=$(mktemp -d)
 export HOME="$work" XDG_STATE_HOME="$work" XDG_CONFIG_HOME="$work"
 "$bin" serve --port 0 >"$work/serve.log" 2>&1 &
