@@ -1,4 +1,3 @@
-import Foundation
 package import SpineReading
 
 /// Whether and how the engine reads titles: not at all (boxes only), with a recognizer it loads itself
@@ -21,11 +20,7 @@ package enum TitleReading: Sendable {
         case .off: return nil
         case .reader(let reader): return reader
         case .recognizer(let chosen, let settings):
-            let kind: RecognizerKind
-            if let chosen { kind = chosen } else { kind = try RecognizerKind.configured() }
-            // The default, not chosen by name, falls back to Tesseract alone without PP-OCR's models.
-            let defaulted = chosen == nil && ProcessInfo.processInfo.environment[RecognizerKind.environmentVariable].map(\.isEmpty) ?? true
-            return ShelfReader(pool: defaulted ? try RecognizerPool.standard(settings: settings) : try RecognizerPool(kind: kind, settings: settings))
+            return ShelfReader(pool: try RecognizerPool.loaded(chosen, settings: settings))
         }
     }
 }

@@ -15,7 +15,7 @@ package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     /// installed, Tesseract alone (`RecognizerPool.standard`).
     package static let standard: RecognizerKind = .combined
 
-    /// Environment variable that picks the recognizer for experiments (`tesseract` or `ppocr`).
+    /// Environment variable that picks the recognizer (`tesseract`, `ppocr` or `combined`).
     package static let environmentVariable = "BOOKSCAN_RECOGNIZER"
 
     /// The recognizer `environment` asks for, the default when it asks for none; throws
@@ -23,7 +23,15 @@ package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     package static func configured(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SpineReadingError) -> RecognizerKind {
-        guard let value = environment[environmentVariable], !value.isEmpty else { return standard }
+        try named(environment: environment) ?? standard
+    }
+
+    /// The recognizer `environment` names, nil when it names none; throws `.unknownRecognizer` for a value
+    /// that names no recognizer.
+    package static func named(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SpineReadingError) -> RecognizerKind? {
+        guard let value = environment[environmentVariable], !value.isEmpty else { return nil }
         guard let kind = RecognizerKind(rawValue: value.lowercased()) else { throw .unknownRecognizer(value) }
         return kind
     }

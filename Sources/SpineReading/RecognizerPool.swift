@@ -28,6 +28,14 @@ package final class RecognizerPool: Sendable {
         }
     }
 
+    /// The recognizer `chosen` names, else the one `BOOKSCAN_RECOGNIZER` names, else the default (`standard`,
+    /// which falls back to Tesseract alone without PP-OCR's models): one named is loaded or fails.
+    package static func loaded(_ chosen: RecognizerKind?, settings: OCRSettings) throws(SpineReadingError) -> RecognizerPool {
+        if let chosen { return try RecognizerPool(kind: chosen, settings: settings) }
+        if let named = try RecognizerKind.named() { return try RecognizerPool(kind: named, settings: settings) }
+        return try standard(settings: settings)
+    }
+
     /// The default recognizer (`RecognizerKind.standard`); when PP-OCR's models are not installed (a build
     /// from source without `scripts/bootstrap-ppocr`), Tesseract alone rather than no reading: `/healthz`
     /// and each result name the engine that reads. Other failures are thrown.

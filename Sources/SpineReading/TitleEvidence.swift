@@ -87,11 +87,11 @@ enum TitleEvidence {
         return (TextGrouper.withoutStrayMarks(words.joined(separator: " "), keepingApostrophe: true), name)
     }
 
-    /// The groups with what is not the title moved out of the title's place. A person's name gives way when another group of like size
-    /// (at most `sizeTie` smaller) that is not a name can be the title: spines name the author in
-    /// lettering as large as the title's as often as not.
-    /// An imprint or a call number in the title's place gives way to the first other group of at least
-    /// `sizeTie` its height that can be a title (four letters or more, not a name, not itself no title).
+    /// The groups with what is not the title moved out of its place. An imprint or a call number gives way to
+    /// the first other group of at least `sizeTie` its height that can be a title (four letters or more, not
+    /// a name, not itself no title). A person's name gives way when another group of like size (at most
+    /// `sizeTie` smaller) that is not a name can be the title: spines name the author in lettering as large
+    /// as the title's as often as not.
     static func ordered(_ groups: [TextGrouper.Group]) -> [TextGrouper.Group] {
         guard groups.count >= 2 else { return groups }
         if isNotATitle(groups[0].text) {
