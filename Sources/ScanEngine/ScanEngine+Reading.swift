@@ -31,10 +31,7 @@ extension ScanEngine {
     ) throws(ScanEngineError) -> [Spine] {
         let span = ProgressReporter.segmentEnd - Self.readingStart
         reporter.report(.readingTitles, Self.readingStart, progress)
-        let outlines = spines.map { spine in
-            let q = spine.polygon
-            return SpineOutline(box: spine.box, pose: spine.pose, polygon: [q.topLeft, q.topRight, q.bottomRight, q.bottomLeft])
-        }
+        let outlines = spines.map(\.outline)
         let texts: [SpineText]?
         do {
             var local = reporter
@@ -57,5 +54,43 @@ extension ScanEngine {
             out[i].orientation = t.orientation
         }
         return out
+    }
+
+    /// Titles from the whole photo's text lines for the spines reading gave none or a title that gives way
+    /// (`ShelfReader.fillTitlesFromLines`); the spines unchanged when the reader cannot; cancellation throws
+    /// `.canceled`.
+    func fillTitlesFromLines(
+        _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> [Spine] {
+        if isCancelled() { throw .canceled }
+        let outlines = spines.map(\.outline)
+        let texts = spines.map {
+            SpineText(title: $0.title, author: $0.author, text: $0.text, confidence: $0.textConfidence ?? 0, orientation: $0.orientation)
+        }
+        let filled: [SpineText]?
+        do {
+            filled = try reader.fillTitlesFromLines(texts, spines: outlines, source: source, maxPixels: maxPixels, isCancelled: isCancelled)
+        } catch {
+            return spines
+        }
+        guard let filled else { throw .canceled }
+        var out = spines
+        for i in out.indices where i < filled.count && filled[i].title != nil && filled[i].title != out[i].title {
+            let t = filled[i]
+            out[i].title = t.title
+            out[i].author = t.author
+            out[i].text = t.text
+            out[i].textConfidence = t.confidence
+            out[i].orientation = t.orientation
+        }
+        return out
+    }
+}
+
+extension Spine {
+    /// Where the spine is, as the reader needs it.
+    var outline: SpineOutline {
+        let q = polygon
+        return SpineOutline(box: box, pose: pose, polygon: [q.topLeft, q.topRight, q.bottomRight, q.bottomLeft])
     }
 }

@@ -184,6 +184,8 @@ package struct ScanEngine: Sendable {
             {
                 spines = stack
                 rows = [ShelfRow(index: 0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: stack.count)]
+            } else {
+                spines = try fillTitlesFromLines(reader, source: source, maxPixels: maxPixels, spines: spines, isCancelled: isCancelled)
             }
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }

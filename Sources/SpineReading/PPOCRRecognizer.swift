@@ -51,6 +51,17 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
     /// Reads the strip: every line PP-OCR detects, split into words at spaces (each word's box its share of
     /// the line's box by letters), lines in reading order (top to bottom, then left to right).
     func read(_ image: GrayImage, layout: StripLayout) -> [RecognisedWord] {
+        let lines = textLines(image)
+            .sorted { $0.top != $1.top ? $0.top < $1.top : $0.left < $1.left }
+        var words: [RecognisedWord] = []
+        for (index, line) in lines.enumerated() {
+            words += line.words(line: index, in: image)
+        }
+        return words
+    }
+
+    /// Every text line PP-OCR detects and reads on `image`, in its order, with the line's four corners.
+    func textLines(_ image: GrayImage) -> [PPOCRTextLine] {
         guard image.width > 0, image.height > 0 else { return [] }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for (i, value) in image.pixels.enumerated() {
@@ -65,24 +76,30 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
         }
         defer { ppocr_result_free(&result) }
         guard status == PPOCR_OK, let items = result.items else { return [] }
-        let lines = UnsafeBufferPointer(start: items, count: result.count).compactMap(PPOCRLine.init)
-            .sorted { $0.top != $1.top ? $0.top < $1.top : $0.left < $1.left }
-        var words: [RecognisedWord] = []
-        for (index, line) in lines.enumerated() {
-            words += line.words(line: index, in: image)
-        }
-        return words
+        return UnsafeBufferPointer(start: items, count: result.count).compactMap(PPOCRTextLine.init)
     }
 }
 
-/// One text line libppocr read: its text, confidence (0–1) and upright box.
-private struct PPOCRLine {
+/// One text line libppocr read, as it gives it: text, confidence (0–1), upright box and the four corners
+/// of the line as detected (top-left, top-right, bottom-right, bottom-left in reading order).
+struct PPOCRTextLine: Sendable {
     var text: String
     var confidence: Double
     var left: Int
     var top: Int
     var width: Int
     var height: Int
+    var corners: [(x: Double, y: Double)]
+
+    init(text: String, confidence: Double, left: Int, top: Int, width: Int, height: Int, corners: [(x: Double, y: Double)]) {
+        self.text = text
+        self.confidence = confidence
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+        self.corners = corners
+    }
 
     init?(_ item: ppocr_text_box) {
         guard let raw = item.text else { return nil }
@@ -93,8 +110,20 @@ private struct PPOCRLine {
         top = Int(item.bbox_y)
         width = Int(item.bbox_w)
         height = Int(item.bbox_h)
+        let box = item.box
+        corners = [box.0, box.1, box.2, box.3].map { (x: Double($0.x), y: Double($0.y)) }
     }
 
+    /// The line's thickness across its reading direction (pixels): the mean of its two short sides.
+    var thickness: Double {
+        func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+            ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        }
+        return (distance(corners[1], corners[2]) + distance(corners[3], corners[0])) / 2
+    }
+}
+
+extension PPOCRTextLine {
     /// The line's words, each with the line's confidence on Tesseract's 0–100 scale and a box that is its
     /// share of the line by letters. PP-OCR reads lines, not word sizes: every word gets the line's cap height,
     /// measured from the ink under the whole line (as Tesseract's words have it), so a line stays one size.

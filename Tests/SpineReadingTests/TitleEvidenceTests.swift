@@ -79,6 +79,18 @@ struct TitleEvidenceTests {
         #expect(TitleEvidence.ordered([imprint, Self.group("EUROPE'S HIGH POINTS", cap: 10, line: 1)]).first?.text == "CICERONE")
     }
 
+    @Test("two people joined by and or & are names, not a title; two ordinary words joined are a title")
+    func twoPeople() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        for text in ["Adrian Berry and John Arran", "Abelson and Sussman", "Levitt & Winkler", "by Mary Smith and Peter Jones"] {
+            #expect(TitleEvidence.isNames(text, isWord: lexicon.knowsInLowerCase), "\(text)")
+        }
+        for text in ["Pride and Prejudice", "War and Peace", "Crime and Punishment", "Peter and the Wolf", "Abelson", "and Sussman", "Structure and Interpretation of Computer Programs"] {
+            #expect(!TitleEvidence.isNames(text, isWord: lexicon.knowsInLowerCase), "\(text)")
+        }
+        #expect(lexicon.knowsInLowerCase("PREJUDICE") && !lexicon.knowsInLowerCase("Sussman") && !lexicon.knowsInLowerCase(""))
+    }
+
     @Test("the word list knows words, possessives and hyphenated words, not misreadings")
     func lexicon() throws {
         let lexicon = try TesseractLexicon(settings: .standard)

@@ -1,0 +1,128 @@
+import ScanProtocol
+
+/// Titles from the photo's own text lines (`PhotoLineReader`) for spines that reading spine by spine gave
+/// none: a line whose centre lies on the spine and that runs along it (across the photo for a lying book,
+/// up or down it for a standing one) is that spine's text. Of a spine's lines the thickest that can be a
+/// title is given: read surely, two words or more, every one in the word list, not an imprint, an edition
+/// line, a call number, a person's name or two people's names, not plainly part of a title. The evidence is
+/// the line's size and its standing as a line of its own, not its place in a reading order.
+struct LineTitles: Sendable {
+    let tuning: ReadingTuning
+
+    /// `texts` (one per spine of `spines`) with titles given from `lines` where they had none, or where the
+    /// title they had gives way (`givesWay`).
+    func filled(_ texts: [SpineText], spines: [SpineOutline], lines: [PhotoLine], lexicon: TesseractLexicon) -> [SpineText] {
+        var out = texts
+        for (i, spine) in spines.enumerated() where i < out.count {
+            let lying = spine.pose == .lying
+            let onSpine = lines.filter { ($0.orientation == .horizontal) == lying && Self.contains(spine, $0.center) }
+            guard let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon) else { continue }
+            if let current = out[i].title {
+                guard Self.givesWay(current, to: best.title.title, lexicon: lexicon) else { continue }
+                out[i].title = best.title.title
+                out[i].author = best.title.name ?? out[i].author
+                continue
+            }
+            let read = onSpine.map(\.text).joined(separator: " ")
+            out[i] = SpineText(
+                title: best.title.title, author: best.title.name ?? out[i].author, text: out[i].text ?? read,
+                confidence: best.line.confidence, orientation: best.line.orientation)
+        }
+        return out
+    }
+
+    /// Whether a spine's title read crop by crop gives way to `line`'s, a title of the photo's lines on the same
+    /// spine: when it is a person's name or two people's names, or a part of the line's title ("The Fall" of
+    /// "The Fall of Afghanistan", "BOB WOOLMER" of "BOB WOOLMER ON BATTING"). A line that is only a part of the
+    /// title read never replaces it.
+    static func givesWay(_ title: String, to line: String, lexicon: TesseractLexicon) -> Bool {
+        let read = SpineReader.letters(title), other = SpineReader.letters(line)
+        if TitleEvidence.isPersonName(title) || TitleEvidence.isNames(title, isWord: lexicon.knowsInLowerCase) {
+            // Not to the same name read worse ("Michel Biron" as "Mil Bron").
+            return Double(editDistance(Array(read), Array(other))) > sameNameDistance * Double(read.count)
+        }
+        return read != other && SpineReader.contains(line, part: title)
+    }
+
+    /// A line within this many edits per letter of a name is that name misread.
+    static let sameNameDistance = 0.5
+
+    /// The Levenshtein distance between `a` and `b`.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// Of `candidates`, the one whose title is given: the thickest line that can be a title, or two lines of
+    /// one title (`candidates`) at least `pairShare` its thickness that together can be one.
+    private func bestTitle(_ candidates: [PhotoLine], lexicon: TesseractLexicon) -> (line: PhotoLine, title: (title: String, name: String?))? {
+        let titles = candidates.compactMap { line in title(line, lexicon: lexicon).map { (line: line, title: $0) } }
+        let singles = titles.filter { !$0.line.isPair }, pairs = titles.filter(\.line.isPair)
+        guard let thickest = (singles.isEmpty ? pairs : singles).max(by: { $0.line.thickness < $1.line.thickness }) else { return nil }
+        let pair = pairs.filter { $0.line.thickness >= Self.pairShare * thickest.line.thickness }.max { $0.line.thickness < $1.line.thickness }
+        return pair ?? thickest
+    }
+
+    /// The least thickness, as a share of the thickest single line's, of two lines given together.
+    static let pairShare = 0.8
+    /// Two lines are one title's when their thicknesses differ by at most this factor, their middles lie at most
+    /// `pairSpacing` thicknesses apart, and they overlap along their length by `pairOverlap` of the shorter.
+    static let pairThicknessRatio = 1.3
+    static let pairSpacing = 1.8
+    static let pairOverlap = 0.3
+
+    /// Each line, and each two lines that run the same way one right under the other, alike in size (a title
+    /// set on two lines of a wide spine: "THE VICAR" over "OF WAKEFIELD"), as one line of both texts.
+    static func candidates(_ lines: [PhotoLine]) -> [PhotoLine] {
+        var out = lines
+        let ordered = lines.sorted { $0.orientation != $1.orientation ? $0.orientation.rawValue < $1.orientation.rawValue : $0.middle < $1.middle }
+        for (a, b) in zip(ordered, ordered.dropFirst()) where a.orientation == b.orientation {
+            let thin = min(a.thickness, b.thickness), thick = max(a.thickness, b.thickness)
+            let overlap = min(a.end, b.end) - max(a.start, b.start), shorter = min(a.end - a.start, b.end - b.start)
+            guard thin > 0, thick <= pairThicknessRatio * thin, b.middle - a.middle <= pairSpacing * (thin + thick) / 2,
+                overlap >= pairOverlap * shorter
+            else { continue }
+            var pair = a
+            pair.text = a.text + " " + b.text
+            pair.confidence = min(a.confidence, b.confidence)
+            pair.thickness = thin
+            pair.isPair = true
+            out.append(pair)
+        }
+        return out
+    }
+
+    /// The title `line` gives (and a name cut from it), or nil when it cannot be one.
+    func title(_ line: PhotoLine, lexicon: TesseractLexicon) -> (title: String, name: String?)? {
+        guard line.confidence >= tuning.lineTitleConfidence else { return nil }
+        let trimmed = TitleEvidence.trimmed(SpineReader.clean(line.text))
+        let words = trimmed.title.split(whereSeparator: \.isWhitespace)
+        guard words.count >= tuning.secondReadingWords, trimmed.title.filter(\.isLetter).count >= tuning.secondReadingLetters,
+            lexicon.knownShare(of: trimmed.title) >= tuning.secondReadingKnownWords, !TitleEvidence.isNotATitle(trimmed.title),
+            !TextGrouper.isIncompleteTitle(trimmed.title), !TitleEvidence.isPersonName(trimmed.title),
+            !TitleEvidence.isNames(trimmed.title, isWord: lexicon.knowsInLowerCase)
+        else { return nil }
+        return trimmed
+    }
+
+    /// Whether `point` lies within the spine's outline (its box when it has none).
+    static func contains(_ spine: SpineOutline, _ point: NormalizedPoint) -> Bool {
+        guard let polygon = spine.polygon, polygon.count >= 3 else {
+            let b = spine.box
+            return point.x >= b.x && point.x <= b.x + b.width && point.y >= b.y && point.y <= b.y + b.height
+        }
+        var inside = false
+        var j = polygon.count - 1
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[j]
+            if (a.y > point.y) != (b.y > point.y), point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+}

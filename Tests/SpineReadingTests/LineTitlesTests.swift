@@ -1,0 +1,124 @@
+import ImageKit
+import ScanProtocol
+import Testing
+
+@testable import SpineReading
+
+/// Titles from the whole photo's text lines (`LineTitles`) and where `PhotoLineReader` places them.
+struct LineTitlesTests {
+    /// A standing spine from x0 to x1 (fractions of the width), the whole height of the photo.
+    static func standing(_ x0: Double, _ x1: Double) -> SpineOutline {
+        SpineOutline(
+            box: NormalizedBox(x: x0, y: 0.1, width: x1 - x0, height: 0.8), pose: .upright,
+            polygon: [.init(x: x0, y: 0.1), .init(x: x1, y: 0.1), .init(x: x1, y: 0.9), .init(x: x0, y: 0.9)])
+    }
+
+    static func line(
+        _ text: String, at x: Double, y: Double = 0.5, thickness: Double = 20, confidence: Double = 0.95,
+        orientation: TextOrientation = .verticalTopToBottom
+    ) -> PhotoLine {
+        PhotoLine(text: text, confidence: confidence, center: NormalizedPoint(x: x, y: y), thickness: thickness, orientation: orientation)
+    }
+
+    @Test("a spine without a title takes the thickest line on it that can be a title; titled spines keep theirs")
+    func fills() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let spines = [Self.standing(0, 0.2), Self.standing(0.2, 0.4), Self.standing(0.4, 0.6), Self.standing(0.6, 0.8), Self.standing(0.8, 1)]
+        let titled = SpineText(title: "THE HOBBIT", author: nil, text: "THE HOBBIT", confidence: 0.9, orientation: .verticalTopToBottom)
+        let texts = [SpineText.unread, titled, .unread, .unread, .unread]
+        let lines = [
+            // Spine 0: the title, larger than the author's name and a subtitle beside it.
+            Self.line("A ZOO IN MY LUGGAGE", at: 0.1, y: 0.3, thickness: 30), Self.line("GERALD DURRELL", at: 0.1, y: 0.7, thickness: 34),
+            Self.line("an animal adventure", at: 0.12, y: 0.5, thickness: 12),
+            // Spine 1 already has a title.
+            Self.line("THE SILMARILLION", at: 0.3),
+            // Spine 2: only a publisher, an edition line, two names and a misreading.
+            Self.line("Penguin Books", at: 0.5, y: 0.2), Self.line("SECOND EDITION", at: 0.5, y: 0.4),
+            Self.line("Abelson and Sussman", at: 0.5, y: 0.6), Self.line("GERAMIG PROGESSING", at: 0.5, y: 0.8),
+            // Spine 3: a title read unsurely, and one running across the spine (a lying book's or a sticker's).
+            Self.line("EXIT WEST", at: 0.7, y: 0.3, confidence: 0.5), Self.line("WAR AND PEACE", at: 0.7, y: 0.6, orientation: .horizontal),
+            // Spine 4: read bottom to top.
+            Self.line("Business Stripped Bare", at: 0.9, orientation: .verticalBottomToTop),
+        ]
+        let filled = LineTitles(tuning: ReadingTuning()).filled(texts, spines: spines, lines: lines, lexicon: lexicon)
+        #expect(filled.map(\.title) == ["A ZOO IN MY LUGGAGE", "THE HOBBIT", nil, nil, "Business Stripped Bare"])
+        #expect(filled[0].orientation == .verticalTopToBottom && filled[0].confidence == 0.95)
+        #expect(filled[4].orientation == .verticalBottomToTop)
+        #expect(filled[1] == titled)
+        #expect(filled[2] == .unread && filled[3] == .unread)
+    }
+
+    @Test("a title read crop by crop gives way when it is a name or a part of a line's title, not to a part of itself")
+    func givingWay() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        #expect(LineTitles.givesWay("The Fall", to: "The Fall of Afghanistan", lexicon: lexicon))
+        #expect(LineTitles.givesWay("BOB WOOLMER", to: "ON BATTING", lexicon: lexicon))
+        #expect(LineTitles.givesWay("Abelson and Sussman", to: "Structure and Interpretation", lexicon: lexicon))
+        #expect(!LineTitles.givesWay("Michel Biron", to: "Mil Bron", lexicon: lexicon))  // the name misread
+        #expect(!LineTitles.givesWay("The Fall of Afghanistan", to: "The Fall", lexicon: lexicon))
+        #expect(!LineTitles.givesWay("EXIT WEST", to: "EXIT WEST", lexicon: lexicon))
+        #expect(!LineTitles.givesWay("HEART OF DARKNESS", to: "ART OF WAR", lexicon: lexicon))
+        // In the engine: spine 0's name gives way to the line's title; spine 1's whole title stays.
+        let spines = [Self.standing(0, 0.5), Self.standing(0.5, 1)]
+        let texts = [
+            SpineText(title: "GERALD DURRELL", author: nil, text: "GERALD DURRELL", confidence: 0.9, orientation: .verticalTopToBottom),
+            SpineText(title: "A ZOO IN MY LUGGAGE", author: nil, text: "A ZOO IN MY LUGGAGE", confidence: 0.9, orientation: .verticalTopToBottom),
+        ]
+        let lines = [Self.line("MY FAMILY AND OTHER ANIMALS", at: 0.25), Self.line("IN MY LUGGAGE", at: 0.75)]
+        let filled = LineTitles(tuning: ReadingTuning()).filled(texts, spines: spines, lines: lines, lexicon: lexicon)
+        #expect(filled.map(\.title) == ["MY FAMILY AND OTHER ANIMALS", "A ZOO IN MY LUGGAGE"])
+    }
+
+    @Test("two lines of one title, alike in size, one right under the other, are read as one; an author's smaller line is not")
+    func twoLines() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let spine = Self.standing(0, 1)
+        func line(_ text: String, middle: Double, thickness: Double, start: Double = 100, end: Double = 400) -> PhotoLine {
+            PhotoLine(
+                text: text, confidence: 0.95, center: NormalizedPoint(x: 0.5, y: 0.5), thickness: thickness, orientation: .verticalTopToBottom,
+                start: start, end: end, middle: middle)
+        }
+        let title = [line("THE VICAR", middle: 100, thickness: 30), line("OF WAKEFIELD", middle: 140, thickness: 28)]
+        let author = line("OLIVER GOLDSMITH", middle: 175, thickness: 14)
+        var filled = LineTitles(tuning: ReadingTuning()).filled([.unread], spines: [spine], lines: title + [author], lexicon: lexicon)
+        #expect(filled.first?.title == "THE VICAR OF WAKEFIELD")
+        // Far apart across the spine, or not side by side along it: two lines, the thicker given.
+        let apart = [line("THE VICAR", middle: 100, thickness: 30), line("OF WAKEFIELD", middle: 300, thickness: 28)]
+        filled = LineTitles(tuning: ReadingTuning()).filled([.unread], spines: [spine], lines: apart, lexicon: lexicon)
+        #expect(filled.first?.title == "THE VICAR")
+        let offset = [line("THE VICAR", middle: 100, thickness: 30, end: 200), line("OF WAKEFIELD", middle: 140, thickness: 28, start: 300, end: 500)]
+        filled = LineTitles(tuning: ReadingTuning()).filled([.unread], spines: [spine], lines: offset, lexicon: lexicon)
+        #expect(filled.first?.title == "THE VICAR")
+    }
+
+    @Test("a lying book takes lines that run across the photo, not up or down it")
+    func lying() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let book = SpineOutline(box: NormalizedBox(x: 0.1, y: 0.4, width: 0.8, height: 0.1), pose: .lying)
+        let lines = [Self.line("EXIT WEST", at: 0.5, y: 0.45), Self.line("WAR AND PEACE", at: 0.5, y: 0.45, orientation: .horizontal)]
+        let filled = LineTitles(tuning: ReadingTuning()).filled([.unread], spines: [book], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "WAR AND PEACE")
+        #expect(filled.first?.orientation == .horizontal)
+    }
+
+    @Test("a line read on the turned photo is placed where it is on the upright photo")
+    func placing() throws {
+        // A 4×3 photo with one dark pixel at (3, 0): wherever a turn puts it, the line found there maps back.
+        var pixels = [UInt8](repeating: 255, count: 12)
+        pixels[3] = 0
+        let photo = try #require(GrayImage(width: 4, height: 3, pixels: pixels))
+        for orientation in [TextOrientation.verticalTopToBottom, .verticalBottomToTop, .horizontal] {
+            let turned =
+                orientation == .verticalTopToBottom
+                ? photo.turnedCounterClockwise() : orientation == .verticalBottomToTop ? photo.turnedClockwise() : photo
+            let index = try #require(turned.pixels.firstIndex(of: 0))
+            let u = Double(index % turned.width) + 0.5, v = Double(index / turned.width) + 0.5
+            let corners = [(x: u - 0.5, y: v - 0.5), (x: u + 0.5, y: v - 0.5), (x: u + 0.5, y: v + 0.5), (x: u - 0.5, y: v + 0.5)]
+            let line = PPOCRTextLine(text: "X", confidence: 1, left: 0, top: 0, width: 1, height: 1, corners: corners)
+            let placed = PhotoLineReader.line(line, turned: orientation, photoWidth: 4, photoHeight: 3)
+            #expect(abs(placed.center.x * 4 - 3.5) < 1e-9 && abs(placed.center.y * 3 - 0.5) < 1e-9, "\(orientation)")
+        }
+        #expect(photo.turnedCounterClockwise().turnedClockwise() == photo)
+        #expect(photo.turnedClockwise().width == 3 && photo.turnedClockwise().height == 4)
+    }
+}
