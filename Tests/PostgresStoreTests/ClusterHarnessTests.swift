@@ -12,10 +12,10 @@ struct ClusterHarnessTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-private-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let previous = FileManager.default.currentDirectoryPath
-        defer {
-            _ = FileManager.default.changeCurrentDirectoryPath(previous)
-            try? FileManager.default.removeItem(atPath: folder)
-        }
+        // The working directory is the whole test process's: a child another test starts meanwhile inherits
+        // this folder as its own, so the folder stays (an empty folder in the temporary directory). Removed,
+        // it left such a child without a working directory (node: "ENOENT: uv_cwd" in a CI run).
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         #expect(FileManager.default.changeCurrentDirectoryPath(folder))
         let cluster = try PostgresCluster()
         defer { cluster.stop() }
