@@ -10,7 +10,7 @@ struct LineTitles: Sendable {
     let tuning: ReadingTuning
 
     /// `texts` (one per spine of `spines`) with titles given from `lines` where they had none, or where the
-    /// title they had gives way (`givesWay`).
+    /// title they had gives way (`givesWay`) or ran on into another line (`isLeadingPart`).
     func filled(_ texts: [SpineText], spines: [SpineOutline], lines: [PhotoLine], lexicon: TesseractLexicon) -> [SpineText] {
         var out = texts
         for (i, spine) in spines.enumerated() where i < out.count {
@@ -18,7 +18,9 @@ struct LineTitles: Sendable {
             let onSpine = lines.filter { ($0.orientation == .horizontal) == lying && Self.contains(spine, $0.center) }
             guard let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon) else { continue }
             if let current = out[i].title {
-                guard Self.givesWay(current, to: best.title.title, lexicon: lexicon) else { continue }
+                guard Self.givesWay(current, to: best.title.title, lexicon: lexicon)
+                    || Self.isLeadingPart(best.title.title, of: current, line: best.line, lines: onSpine)
+                else { continue }
                 out[i].title = best.title.title
                 out[i].author = best.title.name ?? out[i].author
                 continue
@@ -43,6 +45,35 @@ struct LineTitles: Sendable {
         }
         return read != other && SpineReader.contains(line, part: title)
     }
+
+    /// Whether `part`, the title of `line`, is how a spine's title read crop by crop begins (whole words), and the
+    /// rest of that title is a line of its own on the spine (one of `lines`), thinner than `line`: a subtitle
+    /// or the author's name read on into the title ("Polymer Fiber Optics" + "Materials, Physics, and
+    /// Applications"), two words or more, not starting with a connective. Two lines of one title in like
+    /// lettering ("THE VICAR" over "OF WAKEFIELD") stay whole.
+    static func isLeadingPart(_ part: String, of title: String, line: PhotoLine, lines: [PhotoLine]) -> Bool {
+        let tokens = title.split(whereSeparator: \.isWhitespace).filter { !SpineReader.letters($0).isEmpty }
+        let words = tokens.map { SpineReader.letters($0) }
+        let piece = SpineReader.letters(part)
+        // The rest is two words or more: a title's last word often stands smaller on a line of its own ("THE TIME" over
+        // "MACHINE").
+        guard !piece.isEmpty, let count = words.indices.first(where: { words[...$0].joined() == piece }), count < words.count - 2 else {
+            return false
+        }
+        // "THE COMPLETE WHO'S WHO" + "OF TEST CRICKETERS" is one title.
+        guard !TextGrouper.connectives.contains(TextGrouper.key(String(tokens[count + 1]))) else { return false }
+        let rest = Array(words[(count + 1)...].joined())
+        return lines.contains { other in
+            let letters = Array(SpineReader.letters(other.text))
+            guard other.thickness < restThickness * line.thickness, letters.count >= 3, letters.count <= rest.count else { return false }
+            return Double(editDistance(letters, Array(rest.prefix(letters.count)))) <= restDistance * Double(letters.count)
+        }
+    }
+
+    /// The rest of a title read crop by crop is another line's when a line at most this share of the title
+    /// line's thickness reads as its beginning within `restDistance` edits per letter.
+    static let restThickness = 0.9
+    static let restDistance = 0.25
 
     /// A line within this many edits per letter of a name is that name misread.
     static let sameNameDistance = 0.5

@@ -56,8 +56,45 @@ struct PhotoLineReader: Sendable {
             }
             lines += engine.textLines(turned).map { Self.line($0, turned: orientation, photoWidth: photo.width, photoHeight: photo.height) }
         }
-        return lines
+        return Self.oneReadingEach(lines, photoWidth: photo.width, photoHeight: photo.height)
     }
+
+    /// `lines` with each line read in both quarter turns kept once, as read the right way up: a line along a
+    /// standing spine is found in both turns, once upside down ("Plasiy Hy Haok" beside "Plastics
+    /// Flammability Handbook"); of two lines of opposite turns over the same place (centres within half a
+    /// thickness across, overlapping by half the shorter along) the one read with less confidence goes.
+    static func oneReadingEach(_ lines: [PhotoLine], photoWidth: Int, photoHeight: Int) -> [PhotoLine] {
+        let w = Double(photoWidth), h = Double(photoHeight)
+        // Upright x of the middle, and the span along y, of a line along a standing spine.
+        func place(_ line: PhotoLine) -> (x: Double, top: Double, bottom: Double)? {
+            switch line.orientation {
+            case .verticalTopToBottom: (w - line.middle, line.start, line.end)
+            case .verticalBottomToTop: (line.middle, h - line.end, h - line.start)
+            case .horizontal: nil
+            }
+        }
+        var dropped = Set<Int>()
+        for i in lines.indices where lines[i].orientation == .verticalTopToBottom {
+            guard let a = place(lines[i]) else { continue }
+            for j in lines.indices where lines[j].orientation == .verticalBottomToTop && !dropped.contains(j) {
+                guard let b = place(lines[j]) else { continue }
+                let overlap = min(a.bottom, b.bottom) - max(a.top, b.top), shorter = min(a.bottom - a.top, b.bottom - b.top)
+                guard abs(a.x - b.x) <= sameLineOffset * max(lines[i].thickness, lines[j].thickness), overlap >= sameLineOverlap * shorter
+                else { continue }
+                if lines[i].confidence < lines[j].confidence {
+                    dropped.insert(i)
+                    break
+                }
+                dropped.insert(j)
+            }
+        }
+        return lines.indices.filter { !dropped.contains($0) }.map { lines[$0] }
+    }
+
+    /// Two lines of opposite turns are one line read twice when their middles lie at most this share of the
+    /// thicker's thickness apart and they overlap along by `sameLineOverlap` of the shorter.
+    static let sameLineOffset = 0.5
+    static let sameLineOverlap = 0.5
 
     /// `line`, read on the photo turned for `orientation`, placed on the upright photo.
     static func line(_ line: PPOCRTextLine, turned orientation: TextOrientation, photoWidth: Int, photoHeight: Int) -> PhotoLine {

@@ -91,6 +91,61 @@ struct LineTitlesTests {
         #expect(filled.first?.title == "THE VICAR")
     }
 
+    @Test("a title read crop by crop that ran on into a thinner line of its own is cut to the line's title; one title on two lines stays whole")
+    func leadingPart() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let spine = Self.standing(0, 1)
+        func line(_ text: String, middle: Double, thickness: Double) -> PhotoLine {
+            PhotoLine(
+                text: text, confidence: 0.95, center: NormalizedPoint(x: 0.5, y: 0.5), thickness: thickness, orientation: .verticalTopToBottom,
+                start: 100, end: 400, middle: middle)
+        }
+        func read(_ title: String) -> SpineText {
+            SpineText(title: title, author: nil, text: title, confidence: 0.9, orientation: .verticalTopToBottom)
+        }
+        let reader = LineTitles(tuning: ReadingTuning())
+        // The subtitle is a thinner line of its own, far from the title's.
+        var lines = [line("Polymer Fiber Optics", middle: 100, thickness: 34), line("Materials, Physics, and Applications", middle: 300, thickness: 28)]
+        var filled = reader.filled([read("Polymer Fiber Optics Materials, Physics, and Applications")], spines: [spine], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "Polymer Fiber Optics")
+        // The rest begins with a connective: one title ("OF TEST CRICKETERS").
+        lines = [line("THE COMPLETE WHO'S WHO", middle: 100, thickness: 34), line("OF TEST CRICKETERS", middle: 300, thickness: 20)]
+        filled = reader.filled([read("THE COMPLETE WHO'S WHO OF TEST CRICKETERS")], spines: [spine], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "THE COMPLETE WHO'S WHO OF TEST CRICKETERS")
+        // The rest in lettering as large as the title's: one title on two lines.
+        lines = [line("THE OLD CURIOSITY", middle: 100, thickness: 34), line("SHOP", middle: 300, thickness: 33)]
+        filled = reader.filled([read("THE OLD CURIOSITY SHOP")], spines: [spine], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "THE OLD CURIOSITY SHOP")
+        // No line reads as the rest: the title stays.
+        lines = [line("Polymer Fiber Optics", middle: 100, thickness: 34)]
+        filled = reader.filled([read("Polymer Fiber Optics Materials, Physics, and Applications")], spines: [spine], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "Polymer Fiber Optics Materials, Physics, and Applications")
+        #expect(!LineTitles.isLeadingPart("Polymer Fiber", of: "Polymer Fiber", line: lines[0], lines: lines))
+        // A rest of one word: a title's last word set smaller on a line of its own.
+        lines = [line("THE TIME", middle: 100, thickness: 34), line("MACHINE", middle: 300, thickness: 24)]
+        filled = reader.filled([read("THE TIME MACHINE")], spines: [spine], lines: lines, lexicon: lexicon)
+        #expect(filled.first?.title == "THE TIME MACHINE")
+    }
+
+    @Test("a line read in both quarter turns is kept once, as read the right way up; lines elsewhere stay")
+    func oneReadingEach() {
+        // A 1000×800 photo; a line along a standing spine at x = 300, from y = 100 to 500, found in both turns.
+        let right = PhotoLine(
+            text: "Plastics Flammability Handbook", confidence: 0.99, center: NormalizedPoint(x: 0.3, y: 0.375), thickness: 40,
+            orientation: .verticalTopToBottom, start: 100, end: 500, middle: 700)
+        let upsideDown = PhotoLine(
+            text: "Plasiy Hy Haok", confidence: 0.6, center: NormalizedPoint(x: 0.3, y: 0.375), thickness: 40,
+            orientation: .verticalBottomToTop, start: 300, end: 700, middle: 310)
+        // Another spine's line at x = 600, read bottom to top.
+        let elsewhere = PhotoLine(
+            text: "Gas Turbines", confidence: 0.9, center: NormalizedPoint(x: 0.6, y: 0.375), thickness: 40,
+            orientation: .verticalBottomToTop, start: 300, end: 700, middle: 600)
+        #expect(PhotoLineReader.oneReadingEach([right, upsideDown, elsewhere], photoWidth: 1000, photoHeight: 800) == [right, elsewhere])
+        var better = upsideDown
+        better.confidence = 0.999
+        #expect(PhotoLineReader.oneReadingEach([right, better, elsewhere], photoWidth: 1000, photoHeight: 800) == [better, elsewhere])
+    }
+
     @Test("a lying book takes lines that run across the photo, not up or down it")
     func lying() throws {
         let lexicon = try TesseractLexicon(settings: .standard)
