@@ -138,8 +138,9 @@ package struct ShelfReader: Sendable {
         let lying = untitled.contains { spines[$0].pose == .lying }
         let turns: [TextOrientation] = [.verticalTopToBottom, .verticalBottomToTop] + (lying ? [.horizontal] : [])
         let tuning = self.tuning
-        // PP-OCR reads the turns one after the other: libppocr's detector already keeps both cores busy (two
-        // turns on two threads, a handle each, took as long on three real photos read twice each).
+        // PP-OCR reads the turns one after the other: two turns on two threads, a handle each, took as long on
+        // three real photos read twice each, and so did libppocr's own two recognition threads (BENCHMARKS,
+        // "Real photos, fifth step": the reading is bound by recognising each line, about 12 ms a line).
         let filled = try pool.withSceneTextReader { engine -> [SpineText]? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
             guard let lexicon = engine.lexicon else { return texts }
