@@ -4,8 +4,9 @@ import BookscanBase
 //     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined]
 //
 // The recognizer defaults to BOOKSCAN_RECOGNIZER, else the engine's default (`RecognizerKind.standard`).
-// Each book carries box, confidence and (unless --no-ocr) title, author, text, textConfidence,
-// orientation; each file the wall time of the whole scan (time_ms) and of reading titles (ocr_ms).
+// Each book carries box, polygon, confidence, pose, row, colour ([r, g, b]) and (unless --no-ocr) title,
+// author, text, textConfidence, orientation; each file the wall time of the whole scan (time_ms) and of
+// reading titles (ocr_ms).
 import Foundation
 import ImageKit
 import ScanEngine
@@ -130,7 +131,8 @@ for name in names {
         var book: [String: Any] = [
             "box": spine.box.pixels(width: result.imageWidth, height: result.imageHeight),
             "polygon": spine.polygon.pixels(width: result.imageWidth, height: result.imageHeight),
-            "confidence": spine.confidence, "pose": spine.pose.rawValue,
+            "confidence": spine.confidence, "pose": spine.pose.rawValue, "row": spine.row,
+            "color": [Int(spine.color.r), Int(spine.color.g), Int(spine.color.b)],
         ]
         if let title = spine.title { book["title"] = title }
         if let author = spine.author { book["author"] = author }

@@ -187,6 +187,7 @@ package struct ScanEngine: Sendable {
             } else {
                 spines = try fillTitlesFromLines(reader, source: source, maxPixels: maxPixels, spines: spines, isCancelled: isCancelled)
             }
+            (spines, rows) = SliverVeto(imageWidth: sourceWidth, imageHeight: sourceHeight).kept(spines, rows: rows)
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now

@@ -1,0 +1,61 @@
+import ScanProtocol
+
+/// Drops the slivers reading showed are not books: a spine with no title that is both much narrower than
+/// the titled books of its row and far thinner than its own length. On real photos these are the edges,
+/// shadows, gaps and pieces of one book the segmenter cuts (BENCHMARKS, "Real photos, sixth step"); a thin
+/// book of a generated shelf is as narrow but less often that thin for its length.
+struct SliverVeto: Sendable {
+    /// An untitled spine narrower than this share of the median titled spine of its row can go
+    /// (measured on both sets with shares 0.5, 0.7 and 1: the share matters less than `thinShare`).
+    static let narrowShare = 0.5
+    /// ...when it is also at most this thick for its length (across over along, in pixels): 0.04 is a
+    /// 24 cm book under 1 cm thick; 0.03 dropped a third as many slivers on the real set.
+    static let thinShare = 0.04
+    /// Titled spines a row needs (else the photo's) for its median to stand for the books it holds.
+    static let titledNeeded = 2
+
+    let imageWidth: Int
+    let imageHeight: Int
+
+    /// `spines` without the slivers, indexed again in order; `rows` with their counts to match.
+    func kept(_ spines: [Spine], rows: [ShelfRow]) -> (spines: [Spine], rows: [ShelfRow]) {
+        let titledAll = spines.filter { $0.title != nil }.map(across)
+        var kept: [Spine] = []
+        for spine in spines {
+            let titledInRow = spines.filter { $0.row == spine.row && $0.title != nil }.map(across)
+            let typical = titledInRow.count >= Self.titledNeeded ? median(titledInRow) : titledAll.count >= Self.titledNeeded ? median(titledAll) : nil
+            if let typical, isSliver(spine, typical: typical) { continue }
+            var s = spine
+            s.index = kept.count
+            kept.append(s)
+        }
+        let outRows = rows.map { row in
+            var r = row
+            r.spineCount = kept.filter { $0.row == row.index }.count
+            return r
+        }
+        return (kept, outRows)
+    }
+
+    /// Whether `spine` is an untitled sliver beside books `typical` pixels across.
+    func isSliver(_ spine: Spine, typical: Double) -> Bool {
+        guard spine.title == nil else { return false }
+        let a = across(spine), l = along(spine)
+        return a < Self.narrowShare * typical && l > 0 && a / l < Self.thinShare
+    }
+
+    /// Pixels across the spine's box (its narrower side).
+    private func across(_ spine: Spine) -> Double {
+        min(spine.box.width * Double(imageWidth), spine.box.height * Double(imageHeight))
+    }
+
+    /// Pixels along the spine's box (its longer side).
+    private func along(_ spine: Spine) -> Double {
+        max(spine.box.width * Double(imageWidth), spine.box.height * Double(imageHeight))
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+    }
+}

@@ -1,0 +1,60 @@
+import ScanProtocol
+import Testing
+
+@testable import ScanEngine
+
+/// Untitled slivers beside titled books are dropped; books that may be thin ones stay.
+@Suite("Dropping untitled slivers")
+struct SliverVetoTests {
+    static let veto = SliverVeto(imageWidth: 2000, imageHeight: 1000)
+
+    /// A spine `width` × `height` pixels at `x` (pixels) of the 2000 × 1000 photo, in `row`.
+    static func spine(x: Double, width: Double, height: Double = 900, row: Int = 0, title: String? = nil) -> Spine {
+        Spine(
+            index: 0, row: row, box: NormalizedBox(x: x / 2000, y: 0.05, width: width / 2000, height: height / 1000), confidence: 1,
+            color: RGBColor(r: 100, g: 100, b: 100), pose: .upright, title: title)
+    }
+
+    static func rows(_ count: Int) -> [ShelfRow] {
+        (0..<count).map { ShelfRow(index: $0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: 0) }
+    }
+
+    @Test("a thin untitled strip beside titled books goes; the rest are indexed again and counted")
+    func sliverGoes() {
+        let spines = [
+            Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20), Self.spine(x: 120, width: 100, title: "B"),
+            Self.spine(x: 220, width: 100, title: "C"),
+        ]
+        let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(1))
+        #expect(kept.map(\.title) == ["A", "B", "C"])
+        #expect(kept.map(\.index) == [0, 1, 2])
+        #expect(rows.map(\.spineCount) == [3])
+    }
+
+    @Test("a titled sliver, an untitled book half as wide as the titled ones, and a short thin book stay")
+    func booksStay() {
+        let spines = [
+            Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20, title: "thin but read"),
+            Self.spine(x: 120, width: 60), Self.spine(x: 180, width: 20, height: 300), Self.spine(x: 200, width: 100, title: "B"),
+        ]
+        #expect(Self.veto.kept(spines, rows: Self.rows(1)).spines.count == 5)
+    }
+
+    @Test("with fewer than two titled books in the photo nothing goes")
+    func tooFewTitled() {
+        let spines = [Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20), Self.spine(x: 120, width: 100)]
+        #expect(Self.veto.kept(spines, rows: Self.rows(1)).spines.count == 3)
+    }
+
+    @Test("a row with under two titled books is judged by the photo's titled books")
+    func photoMedianForSparseRow() {
+        let spines = [
+            Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 100, title: "B"),
+            Self.spine(x: 0, width: 20, row: 1), Self.spine(x: 20, width: 100, row: 1),
+        ]
+        let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(2))
+        #expect(kept.map(\.row) == [0, 0, 1])
+        #expect(kept.map(\.index) == [0, 1, 2])
+        #expect(rows.map(\.spineCount) == [2, 1])
+    }
+}
