@@ -57,23 +57,24 @@ extension ScanEngine {
     }
 
     /// Titles from the whole photo's text lines for the spines reading gave none or a title that gives way
-    /// (`ShelfReader.fillTitlesFromLines`); the spines unchanged when the reader cannot; cancellation throws
-    /// `.canceled`.
+    /// (`ShelfReader.fillTitlesFromLines`), with where the lettering of the photo's standing lines lies; the
+    /// spines unchanged and no lettering when the reader cannot; cancellation throws `.canceled`.
     func fillTitlesFromLines(
         _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], isCancelled: () -> Bool
-    ) throws(ScanEngineError) -> [Spine] {
+    ) throws(ScanEngineError) -> (spines: [Spine], lettering: [LetteringSpan]) {
         if isCancelled() { throw .canceled }
         let outlines = spines.map(\.outline)
         let texts = spines.map {
             SpineText(title: $0.title, author: $0.author, text: $0.text, confidence: $0.textConfidence ?? 0, orientation: $0.orientation)
         }
-        let filled: [SpineText]?
+        let reading: LineReading?
         do {
-            filled = try reader.fillTitlesFromLines(texts, spines: outlines, source: source, maxPixels: maxPixels, isCancelled: isCancelled)
+            reading = try reader.fillTitlesFromLines(texts, spines: outlines, source: source, maxPixels: maxPixels, isCancelled: isCancelled)
         } catch {
-            return spines
+            return (spines, [])
         }
-        guard let filled else { throw .canceled }
+        guard let reading else { throw .canceled }
+        let filled = reading.texts
         var out = spines
         for i in out.indices where i < filled.count && filled[i].title != nil && filled[i].title != out[i].title {
             let t = filled[i]
@@ -83,7 +84,7 @@ extension ScanEngine {
             out[i].textConfidence = t.confidence
             out[i].orientation = t.orientation
         }
-        return out
+        return (out, reading.spans)
     }
 }
 

@@ -176,6 +176,7 @@ package struct ScanEngine: Sendable {
         var rows = found.rows
         var start = clock.now
         if let reader {
+            var lettering: [LetteringSpan] = []
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
@@ -185,9 +186,12 @@ package struct ScanEngine: Sendable {
                 spines = stack
                 rows = [ShelfRow(index: 0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: stack.count)]
             } else {
-                spines = try fillTitlesFromLines(reader, source: source, maxPixels: maxPixels, spines: spines, isCancelled: isCancelled)
+                let filled = try fillTitlesFromLines(reader, source: source, maxPixels: maxPixels, spines: spines, isCancelled: isCancelled)
+                spines = filled.spines
+                lettering = filled.lettering
             }
             (spines, rows) = SliverVeto(imageWidth: sourceWidth, imageHeight: sourceHeight).kept(spines, rows: rows)
+            (spines, rows) = LetteringJoiner().joined(spines, rows: rows, lettering: lettering)
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now

@@ -25,16 +25,9 @@ struct SliverVeto: Sendable {
             let titledInRow = spines.filter { $0.row == spine.row && $0.title != nil }.map(across)
             let typical = titledInRow.count >= Self.titledNeeded ? median(titledInRow) : titledAll.count >= Self.titledNeeded ? median(titledAll) : nil
             if let typical, isSliver(spine, typical: typical) { continue }
-            var s = spine
-            s.index = kept.count
-            kept.append(s)
+            kept.append(spine)
         }
-        let outRows = rows.map { row in
-            var r = row
-            r.spineCount = kept.filter { $0.row == row.index }.count
-            return r
-        }
-        return (kept, outRows)
+        return ResultNumbering.renumbered(kept, rows: rows)
     }
 
     /// Whether `spine` is an untitled sliver beside books `typical` pixels across.

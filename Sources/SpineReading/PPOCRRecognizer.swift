@@ -20,6 +20,7 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
     /// `.recognizerLoadFailed` when libppocr cannot load it.
     init(models: PPOCRModels, lexicon: TesseractLexicon?) throws(SpineReadingError) {
         try models.checkPresent()
+        Self.turnActivationPoolOff
         var options = ppocr_options()
         ppocr_options_init(&options)
         options.backend = PPOCR_BACKEND_CPU
@@ -39,6 +40,14 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
     deinit {
         ppocr_destroy(handle)
     }
+
+    /// libppocr 5.0.0a5 recycles its tensors' buffers through an activation pool; with handles reading and being
+    /// destroyed on several threads at once it corrupts the heap (the reading suites aborted in `ppocr_destroy`,
+    /// "munmap_chunk(): invalid pointer", in 3 of 5 runs on an AVX-512 machine; in none of 3 with the pool off).
+    /// Its own switch turns the pool off, once, before the first handle is made.
+    private static let turnActivationPoolOff: Void = {
+        setenv("PPOCR_DISABLE_ACTIVATION_POOL", "1", 1)
+    }()
 
     /// PP-OCR detects its own lines: the layout hint changes nothing.
     var distinguishesLayouts: Bool { false }

