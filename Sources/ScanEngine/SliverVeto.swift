@@ -1,9 +1,10 @@
 import ScanProtocol
 
-/// Drops the slivers reading showed are not books: a spine with no title that is both much narrower than
-/// the titled books of its row and far thinner than its own length. On real photos these are the edges,
-/// shadows, gaps and pieces of one book the segmenter cuts (BENCHMARKS, "Real photos, sixth step"); a thin
-/// book of a generated shelf is as narrow but less often that thin for its length.
+/// Drops the slivers and stubs reading showed are not books: a spine with no title that is both much narrower
+/// than the titled books of its row and far thinner than its own length, or far shorter than the photo's
+/// titled books. On real photos these are the edges, shadows, gaps and pieces of one book the segmenter cuts,
+/// and the feet of books a row found across them (BENCHMARKS, "Real photos, sixth step"); a thin book of a
+/// generated shelf is as narrow but less often that thin for its length.
 struct SliverVeto: Sendable {
     /// An untitled spine narrower than this share of the median titled spine of its row can go
     /// (measured on both sets with shares 0.5, 0.7 and 1: the share matters less than `thinShare`).
@@ -11,6 +12,10 @@ struct SliverVeto: Sendable {
     /// ...when it is also at most this thick for its length (across over along, in pixels): 0.04 is a
     /// 24 cm book under 1 cm thick; 0.03 dropped a third as many slivers on the real set.
     static let thinShare = 0.04
+    /// An untitled spine shorter (along, pixels) than this share of the photo's median titled spine goes: few
+    /// books stand under a third as tall as the books read beside them (on both sets 0.25, 0.35 and 0.5 dropped
+    /// no box that was a book).
+    static let shortShare = 0.35
     /// Titled spines a row needs (else the photo's) for its median to stand for the books it holds.
     static let titledNeeded = 2
 
@@ -20,8 +25,11 @@ struct SliverVeto: Sendable {
     /// `spines` without the slivers, indexed again in order; `rows` with their counts to match.
     func kept(_ spines: [Spine], rows: [ShelfRow]) -> (spines: [Spine], rows: [ShelfRow]) {
         let titledAll = spines.filter { $0.title != nil }.map(across)
+        let titledLengths = spines.filter { $0.title != nil }.map(along)
+        let typicalLength = titledLengths.count >= Self.titledNeeded ? median(titledLengths) : nil
         var kept: [Spine] = []
         for spine in spines {
+            if let typicalLength, spine.title == nil, along(spine) < Self.shortShare * typicalLength { continue }
             let titledInRow = spines.filter { $0.row == spine.row && $0.title != nil }.map(across)
             let typical = titledInRow.count >= Self.titledNeeded ? median(titledInRow) : titledAll.count >= Self.titledNeeded ? median(titledAll) : nil
             if let typical, isSliver(spine, typical: typical) { continue }

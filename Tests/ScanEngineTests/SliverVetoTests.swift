@@ -35,9 +35,22 @@ struct SliverVetoTests {
     func booksStay() {
         let spines = [
             Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20, title: "thin but read"),
-            Self.spine(x: 120, width: 60), Self.spine(x: 180, width: 20, height: 300), Self.spine(x: 200, width: 100, title: "B"),
+            Self.spine(x: 120, width: 60), Self.spine(x: 180, width: 20, height: 400), Self.spine(x: 200, width: 100, title: "B"),
         ]
         #expect(Self.veto.kept(spines, rows: Self.rows(1)).spines.count == 5)
+    }
+
+    @Test("an untitled stub under a third as tall as the titled books goes; a titled one and a shorter book stay")
+    func stubGoes() {
+        let spines = [
+            Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 100, title: "B"),
+            Self.spine(x: 200, width: 60, height: 250), Self.spine(x: 260, width: 60, height: 250, title: "short but read"),
+            Self.spine(x: 320, width: 60, height: 400),
+        ]
+        let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(1))
+        #expect(kept.map(\.title) == ["A", "B", "short but read", nil])
+        #expect(kept.last?.box.height == 0.4)
+        #expect(rows.map(\.spineCount) == [4])
     }
 
     @Test("with fewer than two titled books in the photo nothing goes")
