@@ -56,8 +56,8 @@ extension ScanEngine {
         return out
     }
 
-    /// Titles from the whole photo's text lines for the spines reading gave none or a title that gives way
-    /// (`ShelfReader.fillTitlesFromLines`), with where the lettering of the photo's standing lines lies; the
+    /// Titles from the whole photo's text lines for the spines reading gave none, and the titles reading gave
+    /// checked against those lines (`ShelfReader.fillTitlesFromLines`), with where the lettering of the photo's standing lines lies; the
     /// spines unchanged and no lettering when the reader cannot; cancellation throws `.canceled`.
     func fillTitlesFromLines(
         _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], isCancelled: () -> Bool
@@ -76,7 +76,8 @@ extension ScanEngine {
         guard let reading else { throw .canceled }
         let filled = reading.texts
         var out = spines
-        for i in out.indices where i < filled.count && filled[i].title != nil && filled[i].title != out[i].title {
+        // A title given, changed or withdrawn (`LineCheck`): the spine takes what the lines left.
+        for i in out.indices where i < filled.count && filled[i] != texts[i] {
             let t = filled[i]
             out[i].title = t.title
             out[i].author = t.author

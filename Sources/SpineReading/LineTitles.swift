@@ -5,30 +5,59 @@ import ScanProtocol
 /// up or down it for a standing one) is that spine's text. Of a spine's lines the thickest that can be a
 /// title is given: read surely, two words or more, every one in the word list, not an imprint, an edition
 /// line, a call number, a person's name or two people's names, not plainly part of a title. The evidence is
-/// the line's size and its standing as a line of its own, not its place in a reading order.
+/// the line's size and its standing as a line of its own, not its place in a reading order. The titles reading
+/// gave are checked against the same lines (`LineCheck`).
 struct LineTitles: Sendable {
     let tuning: ReadingTuning
 
-    /// `texts` (one per spine of `spines`) with titles given from `lines` where they had none, or where the
-    /// title they had gives way (`givesWay`) or ran on into another line (`isLeadingPart`).
+    /// `texts` (one per spine of `spines`) with titles given from `lines` where they had none, and the titles they
+    /// had checked against the lines (`checked`).
     func filled(_ texts: [SpineText], spines: [SpineOutline], lines: [PhotoLine], lexicon: TesseractLexicon) -> [SpineText] {
         var out = texts
         for (i, spine) in spines.enumerated() where i < out.count {
             let lying = spine.pose == .lying
             let onSpine = lines.filter { ($0.orientation == .horizontal) == lying && Self.contains(spine, $0.center) }
-            guard let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon) else { continue }
+            let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon)
             if let current = out[i].title {
-                guard Self.givesWay(current, to: best.title.title, lexicon: lexicon)
-                    || Self.isLeadingPart(best.title.title, of: current, line: best.line, lines: onSpine)
-                else { continue }
-                out[i].title = best.title.title
-                out[i].author = best.title.name ?? out[i].author
+                out[i] = checked(out[i], title: current, best: best, check: LineCheck(lines: onSpine, tuning: tuning), lexicon: lexicon)
                 continue
             }
+            guard let best else { continue }
             let read = onSpine.map(\.text).joined(separator: " ")
             out[i] = SpineText(
                 title: best.title.title, author: best.title.name ?? out[i].author, text: out[i].text ?? read,
                 confidence: best.line.confidence, orientation: best.line.orientation)
+        }
+        return out
+    }
+
+    /// `text`, whose title read crop by crop is `title`, as the spine's lines leave it (`check`): a piece of the
+    /// author's name gives way to the best line title (`best`) or, with none, is no title (the name is the
+    /// author); a title gives way to a line's when it is a name or a part of it (`givesWay`) or ran on into
+    /// another line (`isLeadingPart`); a misreading of a surely read line is that line; a single word no line
+    /// reads gives way to the best line title, or is no title.
+    private func checked(
+        _ text: SpineText, title: String, best: (line: PhotoLine, title: (title: String, name: String?))?, check: LineCheck,
+        lexicon: TesseractLexicon
+    ) -> SpineText {
+        var out = text
+        if let name = check.nameHolding(title) {
+            out.title = best?.title.title
+            out.author = best?.title.name ?? name
+            return out
+        }
+        if let best, Self.givesWay(title, to: best.title.title, lexicon: lexicon) || Self.isLeadingPart(best.title.title, of: title, line: best.line, lines: check.lines) {
+            out.title = best.title.title
+            out.author = best.title.name ?? out.author
+            return out
+        }
+        if let corrected = check.correction(of: title, lexicon: lexicon) {
+            out.title = corrected
+            return out
+        }
+        if check.isUnsupportedWord(title) {
+            out.title = best?.title.title
+            out.author = best?.title.name
         }
         return out
     }

@@ -1,0 +1,90 @@
+/// What the photo's own text lines (`PhotoLineReader`) say of a title read crop by crop on one spine: that it
+/// is a piece of the author's name, a misreading of a line read surely in known words, or a single word no
+/// line on the spine reads at all. Tesseract reads a spine's largest or clearest lettering, which is as often
+/// the author's name or a fragment as the title; PP-OCR reads the spine's lines whole, so they are the
+/// second witness.
+struct LineCheck: Sendable {
+    /// The spine's lines: those whose centre lies on it and that run along it.
+    let lines: [PhotoLine]
+    let tuning: ReadingTuning
+
+    /// The person's name read on the spine of which `title` is a piece, or nil: a line of two words that is a
+    /// name (`TitleEvidence.isPersonName`) whose given name or surname the title is alone ("WILLIAM" of
+    /// "WILLIAM GIBSON", "FYFFE" of "ALLEN FYFFE"), or the name cut off a line before or after its title
+    /// (`TitleEvidence.trimmed`) with the title's letters ("DAVIDSCHWARZ" of "DAVID SCHWARZ ALL BETS ARE OFF").
+    /// A title that is a whole name line stays (a novel may be named after its hero: "Jane Eyre"), and so does
+    /// a part of a longer line ("TOM JONES" of "TOM JONES FIELDING", "WAVERLEY" of "WALTER SCOTT WAVERLEY").
+    func nameHolding(_ title: String) -> String? {
+        let titleWords = Self.words(title)
+        for line in lines where line.confidence >= tuning.lineTitleConfidence {
+            let cleaned = SpineReader.clean(line.text)
+            if let cut = TitleEvidence.trimmed(cleaned).name, SpineReader.letters(cut) == SpineReader.letters(title) { return cut }
+            let nameWords = Self.words(cleaned)
+            guard titleWords.count == 1, nameWords.count == 2, titleWords[0] == nameWords[0] || titleWords[0] == nameWords[1],
+                TitleEvidence.isPersonName(cleaned)
+            else { continue }
+            return cleaned
+        }
+        return nil
+    }
+
+    /// The title a surely read line gives in place of `title` when `title` is a misreading of it: `title` has a
+    /// word the word list does not know, the line (read with at least `sureConfidence`) has none, and their
+    /// letters differ by at most `misreadDistance` edits per letter of `title` ("FVEREST" read "EVEREST",
+    /// "THE BOOK OF THE B IVVY" read "THE BOOK OF THE BIVVY"). Nil otherwise.
+    func correction(of title: String, lexicon: TesseractLexicon) -> String? {
+        guard lexicon.knownShare(of: title) < 1 else { return nil }
+        let letters = Array(SpineReader.letters(title))
+        guard !letters.isEmpty else { return nil }
+        var best: (distance: Int, text: String)?
+        for line in lines where line.confidence >= Self.sureConfidence {
+            let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
+            guard text.contains(where: \.isLetter), lexicon.knownShare(of: text) >= 1, !TitleEvidence.isNotATitle(text) else { continue }
+            let distance = LineTitles.editDistance(letters, Array(SpineReader.letters(text)))
+            guard Double(distance) <= Self.misreadDistance * Double(letters.count), distance < (best?.distance ?? .max) else { continue }
+            best = (distance, text)
+        }
+        return best?.text
+    }
+
+    /// Whether `title` is one word that no line on the spine reads although PP-OCR read lettering there (a
+    /// line of `readLetters` letters or more at `lineTitleConfidence`): no line holds letters within
+    /// `misreadDistance` edits per letter of it ("KLASS" where PP-OCR reads only "AFGHANISTAN-THE GREAT GAME
+    /// REVISITED"; "IDGES" beside "CICERONE"). One word alone is as often a surname, an imprint or a fragment
+    /// as a title, and the second witness read the spine without seeing it. On a spine where PP-OCR read
+    /// nothing the word stays.
+    func isUnsupportedWord(_ title: String) -> Bool {
+        guard Self.words(title).count == 1,
+            lines.contains(where: { $0.confidence >= tuning.lineTitleConfidence && $0.text.filter(\.isLetter).count >= Self.readLetters })
+        else { return false }
+        let letters = Array(SpineReader.letters(title))
+        return !lines.contains { line in
+            Double(Self.partDistance(letters, in: Array(SpineReader.letters(line.text)))) <= Self.misreadDistance * Double(letters.count)
+        }
+    }
+
+    /// A line corrects a title only when PP-OCR read it with at least this confidence (0–1).
+    static let sureConfidence = 0.9
+    /// Letters a line needs for PP-OCR to have read lettering on the spine.
+    static let readLetters = 4
+    /// Edits per letter within which a line's letters are a reading of the same lettering.
+    static let misreadDistance = 0.34
+
+    /// The words of `text` that hold letters or digits, as their letters and digits in lower case.
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map { SpineReader.letters($0) }.filter { !$0.isEmpty }
+    }
+
+    /// The fewest edits that turn `part` into some run of `whole`'s characters (a part's Levenshtein distance:
+    /// what comes before and after the run is free).
+    static func partDistance(_ part: [Character], in whole: [Character]) -> Int {
+        guard !part.isEmpty else { return 0 }
+        var previous = Array(repeating: 0, count: whole.count + 1)
+        for (i, x) in part.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: whole.count)
+            for (j, y) in whole.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
+            previous = current
+        }
+        return previous.min() ?? part.count
+    }
+}
