@@ -30,19 +30,23 @@ struct LineCheck: Sendable {
 
     /// The title a surely read line gives in place of `title` when `title` is a misreading of it: `title` has a
     /// word the word list does not know, the line (read with at least `sureConfidence`) has none, and their
-    /// letters differ by at most `misreadDistance` edits per letter of `title` ("FVEREST" read "EVEREST",
-    /// "THE BOOK OF THE B IVVY" read "THE BOOK OF THE BIVVY"). Nil otherwise.
+    /// letters differ by at most `misreadDistance` edits per letter of `title` ("FVEREST" read "EVEREST", "A Z00
+    /// IN MY LUGGAGE" read in "GERALD DURRELL A ZOO IN MY LUGGAGE", the name cut off). Nil otherwise.
     func correction(of title: String, lexicon: TesseractLexicon) -> String? {
         guard lexicon.knownShare(of: title) < 1 else { return nil }
         let letters = Array(SpineReader.letters(title))
         guard !letters.isEmpty else { return nil }
         var best: (distance: Int, text: String)?
         for line in lines where line.confidence >= Self.sureConfidence {
-            let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
-            guard text.contains(where: \.isLetter), lexicon.knownShare(of: text) >= 1, !TitleEvidence.isNotATitle(text) else { continue }
-            let distance = LineTitles.editDistance(letters, Array(SpineReader.letters(text)))
-            guard Double(distance) <= Self.misreadDistance * Double(letters.count), distance < (best?.distance ?? .max) else { continue }
-            best = (distance, text)
+            let whole = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
+            // The line as read, and without a name before or after its title ("GERALD DURRELL A ZOO IN MY LUGGAGE").
+            let trimmed = TitleEvidence.trimmed(whole).title
+            for text in trimmed == whole ? [whole] : [whole, trimmed] {
+                guard text.contains(where: \.isLetter), lexicon.knownShare(of: text) >= 1, !TitleEvidence.isNotATitle(text) else { continue }
+                let distance = LineTitles.editDistance(letters, Array(SpineReader.letters(text)))
+                guard Double(distance) <= Self.misreadDistance * Double(letters.count), distance < (best?.distance ?? .max) else { continue }
+                best = (distance, text)
+            }
         }
         return best?.text
     }

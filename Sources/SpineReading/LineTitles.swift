@@ -8,6 +8,9 @@ import ScanProtocol
 /// the line's size and its standing as a line of its own, not its place in a reading order. The titles reading
 /// gave are checked against the same lines (`LineCheck`).
 struct LineTitles: Sendable {
+    /// A line given as a title: the line, its title and the name cut from it, if any.
+    typealias LineTitle = (line: PhotoLine, title: (title: String, name: String?))
+
     let tuning: ReadingTuning
 
     /// `texts` (one per spine of `spines`) with titles given from `lines` where they had none, and the titles they
@@ -18,11 +21,14 @@ struct LineTitles: Sendable {
             let lying = spine.pose == .lying
             let onSpine = lines.filter { ($0.orientation == .horizontal) == lying && Self.contains(spine, $0.center) }
             let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon)
+            let bestOrOneWord = best ?? oneWordTitle(onSpine)
             if let current = out[i].title {
-                out[i] = checked(out[i], title: current, best: best, check: LineCheck(lines: onSpine, tuning: tuning), lexicon: lexicon)
+                out[i] = checked(
+                    out[i], title: current, best: best, bestOrOneWord: bestOrOneWord, check: LineCheck(lines: onSpine, tuning: tuning),
+                    lexicon: lexicon)
                 continue
             }
-            guard let best else { continue }
+            guard let best = bestOrOneWord else { continue }
             let read = onSpine.map(\.text).joined(separator: " ")
             out[i] = SpineText(
                 title: best.title.title, author: best.title.name ?? out[i].author, text: out[i].text ?? read,
@@ -32,18 +38,18 @@ struct LineTitles: Sendable {
     }
 
     /// `text`, whose title read crop by crop is `title`, as the spine's lines leave it (`check`): a piece of the
-    /// author's name gives way to the best line title (`best`) or, with none, is no title (the name is the
-    /// author); a title gives way to a line's when it is a name or a part of it (`givesWay`) or ran on into
-    /// another line (`isLeadingPart`); a misreading of a surely read line is that line; a single word no line
-    /// reads gives way to the best line title, or is no title.
+    /// author's name gives way to the best line title (`bestOrOneWord`: of two words or more, else the thickest
+    /// line as one word) or, with none, is no title (the name is the author); a title gives way to a line's of
+    /// two words or more (`best`) when it is a name or a part of it (`givesWay`) or ran on into another line
+    /// (`isLeadingPart`); a misreading of a surely read line is that line; a single word no line reads gives
+    /// way to the best line title, or is no title.
     private func checked(
-        _ text: SpineText, title: String, best: (line: PhotoLine, title: (title: String, name: String?))?, check: LineCheck,
-        lexicon: TesseractLexicon
+        _ text: SpineText, title: String, best: LineTitle?, bestOrOneWord: LineTitle?, check: LineCheck, lexicon: TesseractLexicon
     ) -> SpineText {
         var out = text
         if let name = check.nameHolding(title) {
-            out.title = best?.title.title
-            out.author = best?.title.name ?? name
+            out.title = bestOrOneWord?.title.title
+            out.author = bestOrOneWord?.title.name ?? name
             return out
         }
         if let best, Self.givesWay(title, to: best.title.title, lexicon: lexicon) || Self.isLeadingPart(best.title.title, of: title, line: best.line, lines: check.lines) {
@@ -56,8 +62,8 @@ struct LineTitles: Sendable {
             return out
         }
         if check.isUnsupportedWord(title) {
-            out.title = best?.title.title
-            out.author = best?.title.name
+            out.title = bestOrOneWord?.title.title
+            out.author = bestOrOneWord?.title.name
         }
         return out
     }
@@ -120,13 +126,38 @@ struct LineTitles: Sendable {
 
     /// Of `candidates`, the one whose title is given: the thickest line that can be a title, or two lines of
     /// one title (`candidates`) at least `pairShare` its thickness that together can be one.
-    private func bestTitle(_ candidates: [PhotoLine], lexicon: TesseractLexicon) -> (line: PhotoLine, title: (title: String, name: String?))? {
+    private func bestTitle(_ candidates: [PhotoLine], lexicon: TesseractLexicon) -> LineTitle? {
         let titles = candidates.compactMap { line in title(line, lexicon: lexicon).map { (line: line, title: $0) } }
         let singles = titles.filter { !$0.line.isPair }, pairs = titles.filter(\.line.isPair)
         guard let thickest = (singles.isEmpty ? pairs : singles).max(by: { $0.line.thickness < $1.line.thickness }) else { return nil }
         let pair = pairs.filter { $0.line.thickness >= Self.pairShare * thickest.line.thickness }.max { $0.line.thickness < $1.line.thickness }
         return pair ?? thickest
     }
+
+    /// The spine's thickest line as its title when it is one word (`oneWordTitle(_:)`), for a spine no line of
+    /// two words or more can title: most one-word titles are words no word list holds ("NEUROMANCER",
+    /// "MICROADVENTURES", "Middlemarch"), and the largest lettering on a spine is its title more often than not.
+    func oneWordTitle(_ lines: [PhotoLine]) -> LineTitle? {
+        guard let thickest = lines.max(by: { $0.thickness < $1.thickness }), let title = oneWordTitle(thickest) else { return nil }
+        return (thickest, (title, nil))
+    }
+
+    /// The title `line` gives as one word, or nil: read with at least `oneWordConfidence`, one word of
+    /// `oneWordLetters` letters or more (shorter ones are as often fragments: "HAAFF", "LYSSE") and nothing but
+    /// letters (and a hyphen or apostrophe), not an imprint, a call number, "EDITION" or a given name alone
+    /// ("WILLIAM").
+    func oneWordTitle(_ line: PhotoLine) -> String? {
+        let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
+        guard line.confidence >= Self.oneWordConfidence, LineCheck.words(text).count == 1, text.filter(\.isLetter).count >= Self.oneWordLetters,
+            text.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" }), !TitleEvidence.isNotATitle(text),
+            !TitleEvidence.givenNames.contains(SpineReader.letters(text)), SpineReader.letters(text) != "edition"
+        else { return nil }
+        return text
+    }
+
+    /// The least confidence (0–1) and letters of a line given as a one-word title.
+    static let oneWordConfidence = 0.95
+    static let oneWordLetters = 6
 
     /// The least thickness, as a share of the thickest single line's, of two lines given together.
     static let pairShare = 0.8

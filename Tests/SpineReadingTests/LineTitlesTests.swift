@@ -69,6 +69,32 @@ struct LineTitlesTests {
         #expect(filled.map(\.title) == ["MY FAMILY AND OTHER ANIMALS", "A ZOO IN MY LUGGAGE"])
     }
 
+    @Test("a spine no line of two words can title takes its thickest line when that is one surely read word of six letters or more")
+    func oneWord() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let reader = LineTitles(tuning: ReadingTuning())
+        func filled(_ lines: [PhotoLine], title: String? = nil) -> SpineText? {
+            let read = title.map { SpineText(title: $0, author: nil, text: $0, confidence: 0.9, orientation: .verticalTopToBottom) } ?? .unread
+            return reader.filled([read], spines: [Self.standing(0, 1)], lines: lines, lexicon: lexicon).first
+        }
+        #expect(filled([Self.line("NEUROMANCER", at: 0.5, y: 0.3, thickness: 45, confidence: 0.99), Self.line("GIBSON", at: 0.5, y: 0.7, thickness: 30)])?.title == "NEUROMANCER")
+        // Not the thickest, read unsurely, short, marked, an edition or a given name alone: no title.
+        #expect(filled([Self.line("NEUROMANCER", at: 0.5, y: 0.3, thickness: 30, confidence: 0.99), Self.line("Gibson", at: 0.5, y: 0.7, thickness: 45, confidence: 0.5)])?.title == nil)
+        #expect(filled([Self.line("NEUROMANCER", at: 0.5, thickness: 45, confidence: 0.9)])?.title == nil)
+        #expect(filled([Self.line("HAAFF", at: 0.5, thickness: 45, confidence: 0.99)])?.title == nil)
+        #expect(filled([Self.line("FALCONGUIDES°", at: 0.5, thickness: 45, confidence: 0.99)])?.title == nil)
+        #expect(filled([Self.line("EDITION", at: 0.5, thickness: 45, confidence: 0.99)])?.title == nil)
+        #expect(filled([Self.line("WILLIAM", at: 0.5, thickness: 45, confidence: 0.99)])?.title == nil)
+        #expect(filled([Self.line("PENGUIN", at: 0.5, thickness: 45, confidence: 0.99)])?.title == nil)
+        // A line of two words or more that can be a title comes first, however thin.
+        #expect(filled([Self.line("NEUROMANCER", at: 0.5, y: 0.3, thickness: 45, confidence: 0.99), Self.line("COUNT ZERO", at: 0.5, y: 0.7, thickness: 20)])?.title == "COUNT ZERO")
+        // A titled spine does not take it, unless its title is withdrawn (a piece of a name).
+        #expect(filled([Self.line("NEUROMANCER", at: 0.5, thickness: 45, confidence: 0.99)], title: "COUNT ZERO")?.title == "COUNT ZERO")
+        #expect(
+            filled([Self.line("NEUROMANCER", at: 0.5, y: 0.3, thickness: 45, confidence: 0.99), Self.line("WILLIAM GIBSON", at: 0.5, y: 0.7, thickness: 44)], title: "WILLIAM")?
+                .title == "NEUROMANCER")
+    }
+
     @Test("two lines of one title, alike in size, one right under the other, are read as one; an author's smaller line is not")
     func twoLines() throws {
         let lexicon = try TesseractLexicon(settings: .standard)
