@@ -51,6 +51,22 @@ struct LineCheck: Sendable {
         return best?.text
     }
 
+    /// The words of a surely read line (`sureConfidence`) with the letters of `title`, spaced otherwise, when
+    /// the word list knows as large a share of them: Tesseract's word spacing glues and splits words that PP-OCR's
+    /// reading of the whole line spaces right ("Out ofthe Crisis" read "Out of the Crisis", "THE OR vis GUIDE"
+    /// read "THE ORVIS GUIDE"). Nil otherwise.
+    func respacing(of title: String, lexicon: TesseractLexicon) -> String? {
+        let letters = SpineReader.letters(title)
+        guard !letters.isEmpty else { return nil }
+        let known = lexicon.knownShare(of: title)
+        for line in lines where line.confidence >= Self.sureConfidence {
+            let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
+            guard SpineReader.letters(text) == letters, Self.words(text) != Self.words(title), lexicon.knownShare(of: text) >= known else { continue }
+            return text
+        }
+        return nil
+    }
+
     /// Whether `title` is one word that no line on the spine reads although PP-OCR read lettering there (a
     /// line of `readLetters` letters or more at `lineTitleConfidence`): no line holds letters within
     /// `misreadDistance` edits per letter of it ("KLASS" where PP-OCR reads only "AFGHANISTAN-THE GREAT GAME

@@ -41,8 +41,8 @@ struct LineTitles: Sendable {
     /// author's name gives way to the best line title (`bestOrOneWord`: of two words or more, else the thickest
     /// line as one word) or, with none, is no title (the name is the author); a title gives way to a line's of
     /// two words or more (`best`) when it is a name or a part of it (`givesWay`) or ran on into another line
-    /// (`isLeadingPart`); a misreading of a surely read line is that line; a single word no line reads gives
-    /// way to the best line title, or is no title.
+    /// (`isLeadingPart`); a misreading or a misspacing of a surely read line is that line; a single word no line
+    /// reads gives way to the best line title, or is no title.
     private func checked(
         _ text: SpineText, title: String, best: LineTitle?, bestOrOneWord: LineTitle?, check: LineCheck, lexicon: TesseractLexicon
     ) -> SpineText {
@@ -57,7 +57,7 @@ struct LineTitles: Sendable {
             out.author = best.title.name ?? out.author
             return out
         }
-        if let corrected = check.correction(of: title, lexicon: lexicon) {
+        if let corrected = check.respacing(of: title, lexicon: lexicon) ?? check.correction(of: title, lexicon: lexicon) {
             out.title = corrected
             return out
         }

@@ -36,6 +36,11 @@ struct LineCheckTests {
     func misreading() throws {
         #expect(try Self.checked("FVEREST", lines: [Self.line("EVEREST")]).title == "EVEREST")
         #expect(try Self.checked("THE WEAITH OF NATIONS", lines: [Self.line("THE WEALTH OF NATIONS")]).title == "THE WEALTH OF NATIONS")
+        // Words glued or split where the line spaces them as the word list knows them.
+        #expect(try Self.checked("Out ofthe Crisis", lines: [Self.line("Out of the Crisis")]).title == "Out of the Crisis")
+        #expect(try Self.checked("THE MOONS TONE", lines: [Self.line("THE MOONSTONE")]).title == "THE MOONSTONE")
+        #expect(try Self.checked("THE MOONS TONE", lines: [Self.line("THE MOONSTONE", confidence: 0.8)]).title == "THE MOONS TONE")
+        #expect(try Self.checked("THE TIME MACHINE", lines: [Self.line("THE TIMEMACHINE")]).title == "THE TIME MACHINE")
         #expect(try Self.checked("A Z00 IN MY LUGGAGE", lines: [Self.line("GERALD DURRELL A ZOO IN MY LUGGAGE")]).title == "A ZOO IN MY LUGGAGE")
         // Read unsurely, too far apart, or a title of known words: it stays.
         #expect(try Self.checked("FVEREST", lines: [Self.line("EVEREST", confidence: 0.85)]).title == "FVEREST")
