@@ -79,7 +79,8 @@ struct LineCheck: Sendable {
         else { return false }
         let letters = Array(SpineReader.letters(title))
         return !lines.contains { line in
-            Double(Self.partDistance(letters, in: Array(SpineReader.letters(line.text)))) <= Self.misreadDistance * Double(letters.count)
+            Double(LineTitles.editDistance(letters, Array(SpineReader.letters(line.text)), inside: true))
+                <= Self.misreadDistance * Double(letters.count)
         }
     }
 
@@ -93,18 +94,5 @@ struct LineCheck: Sendable {
     /// The words of `text` that hold letters or digits, as their letters and digits in lower case.
     static func words(_ text: String) -> [String] {
         text.split(whereSeparator: \.isWhitespace).map { SpineReader.letters($0) }.filter { !$0.isEmpty }
-    }
-
-    /// The fewest edits that turn `part` into some run of `whole`'s characters (a part's Levenshtein distance:
-    /// what comes before and after the run is free).
-    static func partDistance(_ part: [Character], in whole: [Character]) -> Int {
-        guard !part.isEmpty else { return 0 }
-        var previous = Array(repeating: 0, count: whole.count + 1)
-        for (i, x) in part.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: whole.count)
-            for (j, y) in whole.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
-            previous = current
-        }
-        return previous.min() ?? part.count
     }
 }

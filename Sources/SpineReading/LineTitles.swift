@@ -113,15 +113,16 @@ struct LineTitles: Sendable {
     /// A line within this many edits per letter of a name is that name misread.
     static let sameNameDistance = 0.5
 
-    /// The Levenshtein distance between `a` and `b`.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
+    /// The Levenshtein distance between `a` and `b`; with `inside`, the fewest edits that turn `a` into some run
+    /// of `b`'s characters (what comes before and after the run is free).
+    static func editDistance(_ a: [Character], _ b: [Character], inside: Bool = false) -> Int {
+        var previous = inside ? Array(repeating: 0, count: b.count + 1) : Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
             for (j, y) in b.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
             previous = current
         }
-        return previous[b.count]
+        return inside ? (previous.min() ?? 0) : previous[b.count]
     }
 
     /// Of `candidates`, the one whose title is given: the thickest line that can be a title, or two lines of
