@@ -15,6 +15,17 @@ struct SliverVetoTests {
             color: RGBColor(r: 100, g: 100, b: 100), pose: .upright, title: title)
     }
 
+    /// A spine leaning `lean` pixels to the right over its 900-pixel height, `width` pixels across its outline, at
+    /// `x` (pixels, its top-left corner): its box is `width + lean` pixels wide.
+    static func leaningSpine(x: Double, width: Double, lean: Double, title: String? = nil) -> Spine {
+        func point(_ px: Double, _ py: Double) -> NormalizedPoint { NormalizedPoint(x: px / 2000, y: py / 1000) }
+        let outline = NormalizedQuad(
+            topLeft: point(x, 50), topRight: point(x + width, 50), bottomRight: point(x + width + lean, 950), bottomLeft: point(x + lean, 950))
+        return Spine(
+            index: 0, row: 0, box: outline.boundingBox, confidence: 1, color: RGBColor(r: 100, g: 100, b: 100), pose: .upright,
+            polygon: outline, title: title)
+    }
+
     static func rows(_ count: Int) -> [ShelfRow] {
         (0..<count).map { ShelfRow(index: $0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: 0) }
     }
@@ -28,6 +39,20 @@ struct SliverVetoTests {
         let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(1))
         #expect(kept.map(\.title) == ["A", "B", "C"])
         #expect(kept.map(\.index) == [0, 1, 2])
+        #expect(rows.map(\.spineCount) == [3])
+    }
+
+    @Test("a leaning sliver is measured across its outline, not its box; a leaning book as wide as the titled ones stays")
+    func leaningSliverGoes() {
+        let spines = [
+            Self.leaningSpine(x: 0, width: 100, lean: 60, title: "A"), Self.leaningSpine(x: 100, width: 20, lean: 60),
+            Self.leaningSpine(x: 120, width: 100, lean: 60), Self.leaningSpine(x: 220, width: 100, lean: 60, title: "B"),
+        ]
+        // The sliver's box is 80 pixels wide, over half the titled books' 100: only its outline shows it thin.
+        #expect(spines[1].box.width * 2000 > 0.5 * 100)
+        let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(1))
+        #expect(kept.map(\.title) == ["A", nil, "B"])
+        #expect(kept[1].box.x == 0.06)
         #expect(rows.map(\.spineCount) == [3])
     }
 
