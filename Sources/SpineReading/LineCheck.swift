@@ -67,6 +67,37 @@ struct LineCheck: Sendable {
         return nil
     }
 
+    /// The surely read line `title` was cut from: `title` (`readLetters` letters or more) begins or ends inside a
+    /// word of a line read with at least `sureConfidence`, its other words the line's ("LON MUSK" of "ELON MUSK",
+    /// "eak district" of "peak district : climbing", "The Kamogawa Foo" of "The Kamogawa Food Detectives"): the
+    /// spine's box or its strip cut the lettering off. The line is taken without a name before or after its title
+    /// or an edition line (`TitleEvidence.trimmed`), when that still holds the title and can be one; the thickest
+    /// such line. Nil otherwise.
+    func completion(of title: String) -> String? {
+        let titleWords = Self.words(title)
+        guard titleWords.joined().count >= Self.readLetters else { return nil }
+        for line in lines.sorted(by: { $0.thickness > $1.thickness }) where line.confidence >= Self.sureConfidence {
+            let text = TitleEvidence.trimmed(TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)).title
+            guard Self.isCut(titleWords, from: Self.words(text)), !TitleEvidence.isNotATitle(text), !TitleEvidence.isPersonName(text) else { continue }
+            return text
+        }
+        return nil
+    }
+
+    /// Whether `piece` (words) is a run of `words` cut inside a word at either end: its first word ends a word
+    /// of `words`, its last begins the one where the run ends, the words between are the same, and one end is
+    /// not a whole word.
+    static func isCut(_ piece: [String], from words: [String]) -> Bool {
+        guard let first = piece.first, let last = piece.last, piece.count <= words.count else { return false }
+        for start in 0...(words.count - piece.count) {
+            let run = Array(words[start..<(start + piece.count)])
+            let inner = piece.count <= 2 || Array(piece[1..<(piece.count - 1)]) == Array(run[1..<(run.count - 1)])
+            let ends = piece.count == 1 ? run[0].contains(first) : run[0].hasSuffix(first) && run[run.count - 1].hasPrefix(last)
+            if inner, ends, run[0] != first || run[run.count - 1] != last { return true }
+        }
+        return false
+    }
+
     /// Whether `title` is one word that no line on the spine reads although PP-OCR read lettering there (a
     /// line of `readLetters` letters or more at `lineTitleConfidence`): no line holds letters within
     /// `misreadDistance` edits per letter of it ("KLASS" where PP-OCR reads only "AFGHANISTAN-THE GREAT GAME

@@ -57,7 +57,7 @@ struct LineTitles: Sendable {
             out.author = best.title.name ?? out.author
             return out
         }
-        if let corrected = check.respacing(of: title, lexicon: lexicon) ?? check.correction(of: title, lexicon: lexicon) {
+        if let corrected = check.respacing(of: title, lexicon: lexicon) ?? check.completion(of: title) ?? check.correction(of: title, lexicon: lexicon) {
             out.title = corrected
             return out
         }

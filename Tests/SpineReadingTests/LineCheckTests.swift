@@ -48,6 +48,22 @@ struct LineCheckTests {
         #expect(try Self.checked("THE TIME MACHINE", lines: [Self.line("THE TIME MARINE")]).title == "THE TIME MACHINE")
     }
 
+    @Test("a title cut off inside a word of a surely read line is that line, without a name or an edition line")
+    func cutTitle() throws {
+        #expect(try Self.checked("LON MUSK", lines: [Self.line("ELON MUSK")]).title == "ELON MUSK")
+        #expect(try Self.checked("eak district", lines: [Self.line("peak district : climbing")]).title == "peak district : climbing")
+        #expect(try Self.checked("The Kamogawa Foo", lines: [Self.line("The Kamogawa Food Detectives")]).title == "The Kamogawa Food Detectives")
+        #expect(try Self.checked("ZOO IN MY LUGG", lines: [Self.line("GERALD DURRELL A ZOO IN MY LUGGAGE")]).title == "A ZOO IN MY LUGGAGE")
+        // Whole words of the line, a line read unsurely, words between that differ, or a line that is a name: it stays.
+        #expect(try Self.checked("ON BATTING", lines: [Self.line("BOB WOOLMER ON BATTING")]).title == "ON BATTING")
+        #expect(try Self.checked("LON MUSK", lines: [Self.line("ELON MUSK", confidence: 0.85)]).title == "LON MUSK")
+        #expect(try Self.checked("he Lost World", lines: [Self.line("The Last World")]).title == "he Lost World")
+        #expect(try Self.checked("ohn Wyndham", lines: [Self.line("John Wyndham")]).title == "ohn Wyndham")
+        #expect(LineCheck.isCut(["ime", "mach"], from: ["the", "time", "machine"]))
+        #expect(!LineCheck.isCut(["time", "machine"], from: ["the", "time", "machine"]))
+        #expect(!LineCheck.isCut(["the", "time", "machine", "again"], from: ["the", "time", "machine"]))
+    }
+
     @Test("one word that no line reads, where the lines read lettering, is no title; where they read nothing it stays")
     func unsupportedWord() throws {
         var text = try Self.checked("KLASS", lines: [Self.line("CICERONE")])
