@@ -57,8 +57,10 @@ extension ScanEngine {
     }
 
     /// Titles from the whole photo's text lines for the spines reading gave none, and the titles reading gave
-    /// checked against those lines (`ShelfReader.fillTitlesFromLines`), with where the lettering of the photo's standing lines lies; the
-    /// spines unchanged and no lettering when the reader cannot; cancellation throws `.canceled`.
+    /// checked against those lines (`ShelfReader.fillTitlesFromLines`), a box its lines show holds several books
+    /// parted into them (indexed again with the rows' counts by `SliverVeto`, which runs next), with where the
+    /// lettering of the photo's standing lines lies; the spines unchanged and no lettering when the reader cannot;
+    /// cancellation throws `.canceled`.
     func fillTitlesFromLines(
         _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], isCancelled: () -> Bool
     ) throws(ScanEngineError) -> (spines: [Spine], lettering: [LetteringSpan]) {
@@ -69,20 +71,38 @@ extension ScanEngine {
         }
         let reading: LineReading?
         do {
-            reading = try reader.fillTitlesFromLines(texts, spines: outlines, source: source, maxPixels: maxPixels, isCancelled: isCancelled)
+            reading = try reader.fillTitlesFromLines(
+                texts, spines: outlines, rows: spines.map(\.row), source: source, maxPixels: maxPixels, isCancelled: isCancelled)
         } catch {
             return (spines, [])
         }
         guard let reading else { throw .canceled }
         let filled = reading.texts
-        var out = spines
+        var out: [Spine] = []
+        var before: [SpineText] = []
+        for (i, spine) in spines.enumerated() {
+            let cuts = i < reading.cuts.count ? reading.cuts[i] : []
+            let pieces = MergedSpineSplitter.pieces(of: spine.outline, cuts: cuts)
+            for piece in pieces {
+                var part = spine
+                if pieces.count > 1, let corners = piece.polygon, corners.count == 4 {
+                    part.polygon = NormalizedQuad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+                    part.box = piece.box
+                    // A piece the lines give no title to has no reading of its own: the box's was of several books.
+                    (part.title, part.author, part.text, part.textConfidence) = (nil, nil, nil, nil)
+                }
+                out.append(part)
+                before.append(pieces.count > 1 ? .unread : texts[i])
+            }
+        }
+        guard out.count == filled.count else { return (spines, reading.spans) }
         // A title given, changed or withdrawn (`LineCheck`): the spine takes what the lines left.
-        for i in out.indices where i < filled.count && filled[i] != texts[i] {
+        for i in out.indices where filled[i] != before[i] {
             let t = filled[i]
             out[i].title = t.title
             out[i].author = t.author
             out[i].text = t.text
-            out[i].textConfidence = t.confidence
+            out[i].textConfidence = t.text == nil ? nil : t.confidence
             out[i].orientation = t.orientation
         }
         return (out, reading.spans)

@@ -36,14 +36,18 @@ package struct LetteringSpan: Sendable, Hashable {
     }
 }
 
-/// What reading the photo's own lines gave (`ShelfReader.fillTitlesFromLines`): the spines' texts with titles
-/// filled, and where the lettering of its standing lines lies.
+/// What reading the photo's own lines gave (`ShelfReader.fillTitlesFromLines`): where each spine is cut into the
+/// books it holds (fractions across it, empty for most: `MergedSpineSplitter`), the texts of the spines as cut
+/// (each cut spine's pieces in its place, left to right) with titles filled, and where the lettering of its
+/// standing lines lies.
 package struct LineReading: Sendable {
     package var texts: [SpineText]
     package var spans: [LetteringSpan]
+    package var cuts: [[Double]]
 
-    package init(texts: [SpineText], spans: [LetteringSpan] = []) {
+    package init(texts: [SpineText], spans: [LetteringSpan] = [], cuts: [[Double]] = []) {
         self.texts = texts
         self.spans = spans
+        self.cuts = cuts
     }
 }

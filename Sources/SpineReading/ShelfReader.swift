@@ -126,11 +126,13 @@ package struct ShelfReader: Sendable {
 
     /// Gives titles from the whole photo's text lines (`PhotoLineReader`, `LineTitles`) to the spines of
     /// `texts` that have none (or a title that gives way to a line's), when the pool has PP-OCR and some
-    /// spine has no title; the photo read upright too when a lying spine is among those. Returns the texts with
-    /// where the lettering of the photo's standing lines lies; `texts` unchanged and no lettering with Tesseract
-    /// alone or nothing to fill, nil when cancelled.
+    /// spine has no title; the photo read upright too when a lying spine is among those. A wide box whose lines
+    /// stand side by side is parted into its books first (`MergedSpineSplitter`; `rows` holds each spine's row).
+    /// Returns the texts (of the spines as parted) with where the cuts lie and where the lettering of the photo's
+    /// standing lines lies; `texts` unchanged, no cuts and no lettering with Tesseract alone or nothing to fill,
+    /// nil when cancelled.
     package func fillTitlesFromLines(
-        _ texts: [SpineText], spines: [SpineOutline], source: Source, maxPixels: Int = 0, isCancelled: () -> Bool
+        _ texts: [SpineText], spines: [SpineOutline], rows: [Int], source: Source, maxPixels: Int = 0, isCancelled: () -> Bool
     ) throws -> LineReading? {
         let untitled = spines.indices.filter { $0 < texts.count && texts[$0].title == nil }
         guard !untitled.isEmpty, pool.kind != .tesseract else { return LineReading(texts: texts) }
@@ -146,7 +148,15 @@ package struct ShelfReader: Sendable {
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
             let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
             guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans) }
-            return LineReading(texts: LineTitles(tuning: tuning).filled(texts, spines: spines, lines: lines, lexicon: lexicon), spans: spans)
+            let cuts = MergedSpineSplitter().cuts(spines, rows: rows, lines: lines, photoWidth: photo.width, photoHeight: photo.height)
+            var parted: [SpineOutline] = [], partedTexts: [SpineText] = []
+            for (i, spine) in spines.enumerated() where i < texts.count {
+                let pieces = MergedSpineSplitter.pieces(of: spine, cuts: cuts[i])
+                parted += pieces
+                partedTexts += pieces.count == 1 ? [texts[i]] : MergedSpineSplitter.texts(of: pieces, reading: texts[i], lines: lines)
+            }
+            return LineReading(
+                texts: LineTitles(tuning: tuning).filled(partedTexts, spines: parted, lines: lines, lexicon: lexicon), spans: spans, cuts: cuts)
         }
         // Without a scene-text reader the texts stay; nil inside: cancelled.
         guard let filled else { return LineReading(texts: texts) }
