@@ -1,4 +1,5 @@
 import ScanProtocol
+import SpineReading
 
 /// Drops the slivers and stubs reading showed are not books: a spine with no title that is both much narrower
 /// than the titled books of its row and far thinner than its own length, or far shorter than the photo's
@@ -41,7 +42,7 @@ struct SliverVeto: Sendable {
 
     /// The median of `values` when there are `titledNeeded` or more of them.
     private func typical(_ values: [Double]) -> Double? {
-        values.count >= Self.titledNeeded ? median(values) : nil
+        values.count >= Self.titledNeeded ? values.median : nil
     }
 
     /// Whether `spine` is an untitled sliver beside books `typical` pixels across.
@@ -51,34 +52,14 @@ struct SliverVeto: Sendable {
         return a < Self.narrowShare * typical && l > 0 && a / l < Self.thinShare
     }
 
-    /// Pixels across the spine's outline: the mean length of its shorter pair of opposite sides. A leaning
-    /// spine's box is wider than the spine by its lean; its outline is not.
+    /// Pixels across the spine's outline (`SpineFrame`: the mean length of its shorter pair of opposite sides). A
+    /// leaning spine's box is wider than the spine by its lean; its outline is not.
     private func across(_ spine: Spine) -> Double {
-        let (a, b) = sides(spine.polygon)
-        return min(a, b)
+        SpineFrame(spine.outline, imageWidth: imageWidth, imageHeight: imageHeight).width
     }
 
     /// Pixels along the spine's outline: the mean length of its longer pair of opposite sides.
     private func along(_ spine: Spine) -> Double {
-        let (a, b) = sides(spine.polygon)
-        return max(a, b)
-    }
-
-    /// The mean lengths in pixels of `quad`'s top and bottom sides and of its left and right sides.
-    private func sides(_ quad: NormalizedQuad) -> (Double, Double) {
-        let w = Double(imageWidth), h = Double(imageHeight)
-        func length(_ p: NormalizedPoint, _ q: NormalizedPoint) -> Double {
-            let dx = (p.x - q.x) * w, dy = (p.y - q.y) * h
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        return (
-            (length(quad.topLeft, quad.topRight) + length(quad.bottomLeft, quad.bottomRight)) / 2,
-            (length(quad.topLeft, quad.bottomLeft) + length(quad.topRight, quad.bottomRight)) / 2
-        )
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        SpineFrame(spine.outline, imageWidth: imageWidth, imageHeight: imageHeight).length
     }
 }

@@ -23,7 +23,7 @@ package struct MergedSpineSplitter: Sendable {
         let frames = spines.map { SpineFrame($0, imageWidth: photoWidth, imageHeight: photoHeight) }
         var widths: [Int: [Double]] = [:]
         for i in spines.indices where i < rows.count && spines[i].pose != .lying { widths[rows[i], default: []].append(frames[i].width) }
-        let typical = widths.filter { $0.value.count >= Self.boxesNeeded }.mapValues(Self.median)
+        let typical = widths.filter { $0.value.count >= Self.boxesNeeded }.compactMapValues(\.median)
         return spines.indices.map { i in
             guard i < rows.count, spines[i].pose != .lying, let width = typical[rows[i]], frames[i].width >= Self.wideShare * width else { return [] }
             let onSpine = lines.filter { line in
@@ -93,10 +93,5 @@ package struct MergedSpineSplitter: Sendable {
         return pieces.indices.map { i in
             i == holder ? text : SpineText(title: nil, author: nil, text: nil, confidence: 0, orientation: text.orientation)
         }
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -17,13 +17,13 @@ package struct SpineOutline: Sendable, Hashable {
 
 /// A spine as an oriented rectangle in pixels of the reading image: centre, unit long axis
 /// (pointing down for standing books, right for lying ones), length along it and width across it.
-struct SpineFrame: Sendable, Hashable {
+package struct SpineFrame: Sendable, Hashable {
     var centerX: Double
     var centerY: Double
     var axisX: Double
     var axisY: Double
-    var length: Double
-    var width: Double
+    package var length: Double
+    package var width: Double
 
     /// The normal to the axis (pointing right for an axis pointing down).
     var normalX: Double { axisY }
@@ -33,7 +33,7 @@ struct SpineFrame: Sendable, Hashable {
     var isHorizontal: Bool { abs(axisX) > abs(axisY) }
 
     /// The frame of `outline` in an upright image of `imageWidth`×`imageHeight` pixels.
-    init(_ outline: SpineOutline, imageWidth: Int, imageHeight: Int) {
+    package init(_ outline: SpineOutline, imageWidth: Int, imageHeight: Int) {
         let w = Double(imageWidth), h = Double(imageHeight)
         if let polygon = outline.polygon, polygon.count == 4 {
             let p = polygon.map { (x: $0.x * w, y: $0.y * h) }
