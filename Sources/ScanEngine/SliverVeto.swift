@@ -1,9 +1,9 @@
 import ScanProtocol
 import SpineReading
 
-/// Drops the slivers and stubs reading showed are not books: a spine with no title that is both much narrower
-/// than the titled books of its row and far thinner than its own length, or far shorter than the photo's
-/// titled books. On real photos these are the edges, shadows, gaps and pieces of one book the segmenter cuts,
+/// Drops the slivers, stubs and cut-off books reading showed are not books it can name: a spine with no title that
+/// is both much narrower than the titled books of its row and far thinner than its own length, far shorter than the
+/// photo's titled books, or cut off by the photo's left or right edge. On real photos these are the edges, shadows, gaps and pieces of one book the segmenter cuts,
 /// and the feet of books a row found across them (BENCHMARKS, "Real photos, sixth step"); a thin book of a
 /// generated shelf is as narrow but less often that thin for its length. Spines are measured along their
 /// outline: a leaning sliver's box is as wide as its lean ("Real photos, eighth step").
@@ -19,6 +19,11 @@ struct SliverVeto: Sendable {
     /// books stand under a third as tall as the books read beside them (on both sets 0.25, 0.35 and 0.5 dropped
     /// no box that was a book).
     static let shortShare = 0.35
+    /// An untitled spine whose box reaches this share of the photo's width from its left or right edge goes: a
+    /// book the photo's edge cuts off, of which no title could be read (on the real set 12 such boxes were no
+    /// book the scorer counts, 3 were; BENCHMARKS, "Real photos, ninth step").
+    static let edgeShare = 0.01
+
     /// Titled spines a row needs (else the photo's) for its median to stand for the books it holds.
     static let titledNeeded = 2
 
@@ -33,11 +38,19 @@ struct SliverVeto: Sendable {
         let rowWidths = Dictionary(grouping: titled, by: \.row).compactMapValues { typical($0.map(across)) }
         let kept = spines.filter { spine in
             guard spine.title == nil else { return true }
+            if titled.count >= Self.titledNeeded, Self.isCutOff(spine) { return false }
             if let typicalLength, along(spine) < Self.shortShare * typicalLength { return false }
             guard let width = rowWidths[spine.row] ?? photoWidth else { return true }
             return !isSliver(spine, typical: width)
         }
         return ResultNumbering.renumbered(kept, rows: rows)
+    }
+
+    /// Whether `spine` has no title and the photo's left or right edge cuts it (`edgeShare`); it goes when the photo
+    /// has `titledNeeded` titled books or more (reading read this photo).
+    static func isCutOff(_ spine: Spine) -> Bool {
+        guard spine.title == nil else { return false }
+        return spine.box.x <= edgeShare || spine.box.x + spine.box.width >= 1 - edgeShare
     }
 
     /// The median of `values` when there are `titledNeeded` or more of them.

@@ -1,3 +1,4 @@
+import Foundation
 import ScanProtocol
 
 /// Titles from the photo's own text lines (`PhotoLineReader`) for spines that reading spine by spine gave
@@ -20,12 +21,14 @@ struct LineTitles: Sendable {
         for (i, spine) in spines.enumerated() where i < out.count {
             let lying = spine.pose == .lying
             let onSpine = lines.filter { ($0.orientation == .horizontal) == lying && Self.contains(spine, $0.center) }
-            let best = bestTitle(Self.candidates(onSpine), lexicon: lexicon)
-            let bestOrOneWord = best ?? oneWordTitle(onSpine)
+            let candidates = Self.candidates(onSpine)
+            // A line with one rare word may take an empty place (no title, a name withdrawn), never a title read.
+            let best = bestTitle(candidates, lexicon: lexicon), open = bestTitle(candidates, lexicon: lexicon, rareWord: true)
+            let bestOrOneWord = open ?? oneWordTitle(onSpine)
             if let current = out[i].title {
                 out[i] = checked(
-                    out[i], title: current, best: best, bestOrOneWord: bestOrOneWord, check: LineCheck(lines: onSpine, tuning: tuning),
-                    lexicon: lexicon)
+                    out[i], title: current, best: best, open: open, bestOrOneWord: bestOrOneWord,
+                    check: LineCheck(lines: onSpine, tuning: tuning), lexicon: lexicon)
                 continue
             }
             guard let best = bestOrOneWord else { continue }
@@ -40,11 +43,12 @@ struct LineTitles: Sendable {
     /// `text`, whose title read crop by crop is `title`, as the spine's lines leave it (`check`): a piece of the
     /// author's name gives way to the best line title (`bestOrOneWord`: of two words or more, else the thickest
     /// line as one word) or, with none, is no title (the name is the author); a title gives way to a line's of
-    /// two words or more (`best`) when it is a name or a part of it (`givesWay`) or ran on into another line
-    /// (`isLeadingPart`); a misreading or a misspacing of a surely read line is that line; a single word no line
+    /// two words or more (`best`; `open`, which may hold a rare word, when the title is a name) when it is a name
+    /// or a part of it (`givesWay`) or ran on into another line (`isLeadingPart`); a misreading or a misspacing of a surely read line is that line; a single word no line
     /// reads gives way to the best line title, or is no title.
     private func checked(
-        _ text: SpineText, title: String, best: LineTitle?, bestOrOneWord: LineTitle?, check: LineCheck, lexicon: TesseractLexicon
+        _ text: SpineText, title: String, best: LineTitle?, open: LineTitle?, bestOrOneWord: LineTitle?, check: LineCheck,
+        lexicon: TesseractLexicon
     ) -> SpineText {
         var out = text
         if let name = check.nameHolding(title) {
@@ -52,7 +56,10 @@ struct LineTitles: Sendable {
             out.author = bestOrOneWord?.title.name ?? name
             return out
         }
-        if let best, Self.givesWay(title, to: best.title.title, lexicon: lexicon) || Self.isLeadingPart(best.title.title, of: title, line: best.line, lines: check.lines) {
+        let isName = TitleEvidence.isPersonName(title) || TitleEvidence.isNames(title, isWord: lexicon.knowsInLowerCase)
+        if let best = isName ? open : best,
+            Self.givesWay(title, to: best.title.title, lexicon: lexicon) || Self.isLeadingPart(best.title.title, of: title, line: best.line, lines: check.lines)
+        {
             out.title = best.title.title
             out.author = best.title.name ?? out.author
             return out
@@ -127,8 +134,9 @@ struct LineTitles: Sendable {
 
     /// Of `candidates`, the one whose title is given: the thickest line that can be a title, or two lines of
     /// one title (`candidates`) at least `pairShare` its thickness that together can be one.
-    private func bestTitle(_ candidates: [PhotoLine], lexicon: TesseractLexicon) -> LineTitle? {
-        let titles = candidates.compactMap { line in title(line, lexicon: lexicon).map { (line: line, title: $0) } }
+    /// `rareWord`: a line may hold one word the word list does not know (`holdsOneRareWord`).
+    private func bestTitle(_ candidates: [PhotoLine], lexicon: TesseractLexicon, rareWord: Bool = false) -> LineTitle? {
+        let titles = candidates.compactMap { line in title(line, lexicon: lexicon, rareWord: rareWord).map { (line: line, title: $0) } }
         let singles = titles.filter { !$0.line.isPair }, pairs = titles.filter(\.line.isPair)
         guard let thickest = (singles.isEmpty ? pairs : singles).max(by: { $0.line.thickness < $1.line.thickness }) else { return nil }
         let pair = pairs.filter { $0.line.thickness >= Self.pairShare * thickest.line.thickness }.max { $0.line.thickness < $1.line.thickness }
@@ -190,17 +198,49 @@ struct LineTitles: Sendable {
     }
 
     /// The title `line` gives (and a name cut from it), or nil when it cannot be one.
-    func title(_ line: PhotoLine, lexicon: TesseractLexicon) -> (title: String, name: String?)? {
+    func title(_ line: PhotoLine, lexicon: TesseractLexicon, rareWord: Bool = false) -> (title: String, name: String?)? {
         guard line.confidence >= tuning.lineTitleConfidence else { return nil }
         let trimmed = TitleEvidence.trimmed(SpineReader.clean(line.text))
         let words = trimmed.title.split(whereSeparator: \.isWhitespace)
         guard words.count >= tuning.secondReadingWords, trimmed.title.filter(\.isLetter).count >= tuning.secondReadingLetters,
-            lexicon.knownShare(of: trimmed.title) >= tuning.secondReadingKnownWords, !TitleEvidence.isNotATitle(trimmed.title),
+            lexicon.knownShare(of: trimmed.title) >= tuning.secondReadingKnownWords || rareWord && Self.holdsOneRareWord(trimmed.title, line: line, lexicon: lexicon),
+            !TitleEvidence.isNotATitle(trimmed.title),
             !TextGrouper.isIncompleteTitle(trimmed.title), !TitleEvidence.isPersonName(trimmed.title),
             !TitleEvidence.isNames(trimmed.title, isWord: lexicon.knowsInLowerCase)
         else { return nil }
         return trimmed
     }
+
+    /// Whether the word list knows all words of `title`, read on `line` (one line, not two read as one), but one, when
+    /// PP-OCR read the line surely (`rareWordConfidence`), that one is a long word of letters alone
+    /// (`rareWordLetters`) and an ordinary word stands beside it: a title's rare word ("Thermosets and Composites", "Rubberlike Elasticity") that the
+    /// photo's lettering shows plainly. A misreading with digits or marks in it ("THE5OBOOKZ") is no such word.
+    static func holdsOneRareWord(_ title: String, line: PhotoLine, lexicon: TesseractLexicon) -> Bool {
+        guard line.confidence >= rareWordConfidence, !line.isPair else { return false }
+        let words = title.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: .punctuationCharacters) }.filter { !$0.isEmpty }
+        let unknown = words.filter { !lexicon.knows($0) && !$0.allSatisfy(\.isNumber) }
+        guard unknown.count == 1, let rare = unknown.first, rare.count >= rareWordLetters, rare.allSatisfy(\.isLetter),
+            words.first?.lowercased() != "by", !Self.isGluedName(rare)
+        else { return false }
+        // Beside it an ordinary word of four letters or more, not only names or connectives; never a credit ("BY
+        // RUSSELL HOLMESBY").
+        return words.contains { word in
+            word != rare && word.count >= 4 && !TextGrouper.connectives.contains(TextGrouper.key(word))
+                && !TitleEvidence.givenNames.contains(word.lowercased()) && lexicon.knowsInLowerCase(word)
+        }
+    }
+
+    /// Whether `word` is a given name of four letters or more with more letters glued on: a name read without its
+    /// space ("MARYSHELLEY", "CAROLANN"), no rare word of a title.
+    static func isGluedName(_ word: String) -> Bool {
+        let letters = Array(word.lowercased())
+        guard letters.count >= 7 else { return false }
+        return (4...(letters.count - 3)).contains { TitleEvidence.givenNames.contains(String(letters[..<$0])) }
+    }
+
+    /// The least confidence (0–1) of a line whose one rare word is taken as a word, and that word's least letters.
+    static let rareWordConfidence = 0.95
+    static let rareWordLetters = 6
 
     /// Whether `point` lies within the spine's outline (its box when it has none).
     static func contains(_ spine: SpineOutline, _ point: NormalizedPoint) -> Bool {

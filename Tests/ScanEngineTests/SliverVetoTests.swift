@@ -78,17 +78,34 @@ struct SliverVetoTests {
         #expect(rows.map(\.spineCount) == [4])
     }
 
-    @Test("with fewer than two titled books in the photo nothing goes")
+    @Test("with fewer than two titled books in the photo nothing goes, not even a book the photo's edge cuts off")
     func tooFewTitled() {
-        let spines = [Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20), Self.spine(x: 120, width: 100)]
-        #expect(Self.veto.kept(spines, rows: Self.rows(1)).spines.count == 3)
+        let spines = [
+            Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 20), Self.spine(x: 120, width: 100), Self.spine(x: 1900, width: 100),
+        ]
+        #expect(Self.veto.kept(spines, rows: Self.rows(1)).spines.count == 4)
+    }
+
+    @Test("an untitled book the photo's left or right edge cuts off goes; a titled one there, and an untitled one inside, stay")
+    func cutOffGoes() {
+        let spines = [
+            Self.spine(x: 0, width: 90), Self.spine(x: 90, width: 100, title: "A"), Self.spine(x: 190, width: 100),
+            Self.spine(x: 290, width: 100, title: "B"), Self.spine(x: 1890, width: 100), Self.spine(x: 1990, width: 10, title: "C"),
+        ]
+        // 1890 + 100 pixels ends 10 pixels, 0.005 of the width, short of the right edge: within `edgeShare`.
+        let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(1))
+        #expect(kept.map(\.title) == ["A", nil, "B", "C"])
+        #expect(kept[1].box.x == 0.095)
+        #expect(rows.map(\.spineCount) == [4])
+        #expect(SliverVeto.isCutOff(spines[0]) && SliverVeto.isCutOff(spines[4]))
+        #expect(!SliverVeto.isCutOff(spines[2]) && !SliverVeto.isCutOff(spines[5]))
     }
 
     @Test("a row with under two titled books is judged by the photo's titled books")
     func photoMedianForSparseRow() {
         let spines = [
             Self.spine(x: 0, width: 100, title: "A"), Self.spine(x: 100, width: 100, title: "B"),
-            Self.spine(x: 0, width: 20, row: 1), Self.spine(x: 20, width: 100, row: 1),
+            Self.spine(x: 500, width: 20, row: 1), Self.spine(x: 520, width: 100, row: 1),
         ]
         let (kept, rows) = Self.veto.kept(spines, rows: Self.rows(2))
         #expect(kept.map(\.row) == [0, 0, 1])

@@ -109,7 +109,7 @@ struct ServerSentEventsTests {
     @Test("comment heartbeats arrive while the stream is open; the stream ends with the canceled event")
     func heartbeats() async throws {
         try await ServiceHarness.with(
-            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .seconds(1)))) { harness in
+            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .seconds(60)))) { harness in
             let id = UUID()
             #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
             let live = Bytes()

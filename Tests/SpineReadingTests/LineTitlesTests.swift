@@ -48,6 +48,37 @@ struct LineTitlesTests {
         #expect(filled[2] == .unread && filled[3] == .unread)
     }
 
+    @Test("a surely read line with one rare word titles a spine without one or a name read in the title's place, never displaces a title")
+    func rareWord() throws {
+        let lexicon = try TesseractLexicon(settings: .standard)
+        let spines = (0..<7).map { Self.standing(Double($0) / 7, Double($0 + 1) / 7) }
+        func at(_ i: Int) -> Double { (Double(i) + 0.5) / 7 }
+        let read = { (title: String) in SpineText(title: title, author: nil, text: title, confidence: 0.9, orientation: .verticalTopToBottom) }
+        let texts = [.unread, .unread, .unread, .unread, read("Michel Biron"), read("WAR AND PEACE"), .unread]
+        let lines = [
+            // 0: one rare word beside ordinary ones, read surely.
+            Self.line("Thermosets and Composites", at: at(0), confidence: 0.99),
+            // 1: the same read less surely.
+            Self.line("Thermosets and Composites", at: at(1), confidence: 0.9),
+            // 2: the rare word is a name glued together, or the line a credit.
+            Self.line("FRANKENSTEIN MARYSHELLEY", at: at(2), y: 0.3, confidence: 0.99),
+            Self.line("BY RUSSELL HOLMESBY", at: at(2), y: 0.7, thickness: 18, confidence: 0.99),
+            // 3: two rare words; a rare word with a digit in it.
+            Self.line("GERAMIG PROGESSING", at: at(3), y: 0.3, confidence: 0.99),
+            Self.line("THE 5OBOOKZ GUIDE", at: at(3), y: 0.7, thickness: 18, confidence: 0.99),
+            // 4: a name was read in the title's place.
+            Self.line("Thermosets and Composites", at: at(4), y: 0.3, confidence: 0.99), Self.line("Michel Biron", at: at(4), y: 0.7),
+            // 5: a title was read; the line holds it and a rare word.
+            Self.line("TOLSTOY WAR AND PEACE", at: at(5), confidence: 0.99),
+            // 6: a rare word beside a connective alone.
+            Self.line("THE DIGRAPHS", at: at(6), confidence: 0.99),
+        ]
+        let filled = LineTitles(tuning: ReadingTuning()).filled(texts, spines: spines, lines: lines, lexicon: lexicon)
+        #expect(filled.map(\.title) == ["Thermosets and Composites", nil, nil, nil, "Thermosets and Composites", "WAR AND PEACE", nil])
+        #expect(LineTitles.isGluedName("MARYSHELLEY") && LineTitles.isGluedName("CAROLANN"))
+        #expect(!LineTitles.isGluedName("Thermosets") && !LineTitles.isGluedName("DIGRAPHS") && !LineTitles.isGluedName("MARYSE"))
+    }
+
     @Test("a title read crop by crop gives way when it is a name or a part of a line's title, not to a part of itself")
     func givingWay() throws {
         let lexicon = try TesseractLexicon(settings: .standard)

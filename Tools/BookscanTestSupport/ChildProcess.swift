@@ -72,7 +72,7 @@ package final class ChildProcess: @unchecked Sendable {
         let process = self.process
         let ended = OneShot()
         Thread {
-            process.waitUntilExit()
+            Self.waitUntilEnded(process)
             ended.fire()
         }.start()
         let watchdog = Task.detached { [self] in
@@ -96,11 +96,19 @@ package final class ChildProcess: @unchecked Sendable {
         return process.isRunning ? -1 : process.terminationStatus
     }
 
+    /// Blocks the calling thread until `process` has ended. Foundation's `waitUntilExit` can return while the child
+    /// still runs (its run loop on a thread of its own had nothing to wait on: a loaded CI machine's run crashed in
+    /// `terminationReason`, "task still running"), so the end is polled for after it.
+    static func waitUntilEnded(_ process: Process) {
+        process.waitUntilExit()
+        while process.isRunning { usleep(10_000) }
+    }
+
     /// Waits for processes to end, on a thread of its own (never blocking the cooperative pool).
     package static func wait(_ processes: [Process]) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
-                for process in processes { process.waitUntilExit() }
+                for process in processes { Self.waitUntilEnded(process) }
                 continuation.resume()
             }.start()
         }
