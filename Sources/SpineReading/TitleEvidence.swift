@@ -3,14 +3,23 @@
 /// imprint ("PENGUIN", "Marlow Press") or a library's call number ("DS 361") is no title.
 enum TitleEvidence {
     /// Whether `text` is plainly not a title: a publisher's imprint alone (`isImprint`), a library call number
-    /// (no word of three letters or more, and a letter somewhere: "DS 361", "A7 201"; "1500" stays a title) or
-    /// an edition line alone ("FIFTH EDITION").
+    /// (no word of three letters or more, and a letter somewhere: "DS 361", "A7 201"; "1500" stays a title),
+    /// an edition line alone ("FIFTH EDITION") or a credit line (`isCredit`).
     static func isNotATitle(_ text: String) -> Bool {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return true }
         let callNumber = !words.contains { $0.filter(\.isLetter).count >= 3 } && words.contains { $0.contains(where: \.isLetter) }
         let editionLine = words.count >= 2 && TextGrouper.key(String(words[1])) == "edition" && editionWords.contains(TextGrouper.key(String(words[0])))
-        return callNumber || editionLine || isImprint(text)
+        return callNumber || editionLine || isImprint(text) || isCredit(words.map(String.init))
+    }
+
+    /// Whether `words` are a credit line: "by" or "with" in lower case and one to three capitalised words
+    /// ("with Mark Nicholas", "by Keegan"), which no title starts so.
+    static func isCredit(_ words: [String]) -> Bool {
+        guard let first = words.first, first == "by" || first == "with", (2...4).contains(words.count) else { return false }
+        return words.dropFirst().allSatisfy { w in
+            w.first?.isUppercase == true && !TextGrouper.connectives.contains(TextGrouper.key(w))
+        }
     }
 
     /// Whether `text` is a publisher's imprint: one of the common imprints (`imprints`, letters only, case
@@ -42,6 +51,8 @@ enum TitleEvidence {
             else { return false }
             if TextGrouper.connectives.contains(TextGrouper.key(word)) { return false }
         }
+        // "TOM BROWN'S", "CHRIS BONINGTON'S": a possessive belongs to the title it opens, no author is printed so.
+        if let last = words.last, last.hasSuffix("'s") || last.hasSuffix("’s") || last.hasSuffix("'S") || last.hasSuffix("’S") { return false }
         if sawInitial { return words.last.map { $0.filter(\.isLetter).count >= 2 } ?? false }
         return givenNames.contains(words[0].lowercased().filter(\.isLetter))
     }
@@ -64,10 +75,10 @@ enum TitleEvidence {
         return isSide(words[..<join]) && isSide(words[(join + 1)...])
     }
 
-    /// The number of words of `words` from `start` that form a person's name (`isPersonName`), longest
-    /// first, or 0.
-    private static func nameLength(_ words: [String], from start: Int) -> Int {
-        for length in stride(from: min(3, words.count - start), through: 2, by: -1)
+    /// The number of words of `words` from `start`, at most `longest`, that form a person's name
+    /// (`isPersonName`), longest first, or 0.
+    private static func nameLength(_ words: [String], from start: Int, longest: Int = 3) -> Int {
+        for length in stride(from: min(longest, words.count - start), through: 2, by: -1)
         where isPersonName(words[start..<(start + length)].joined(separator: " ")) {
             return length
         }
@@ -75,8 +86,10 @@ enum TitleEvidence {
     }
 
     /// `title` without what plainly is not part of it: an edition line and what follows ("… Programs
-    /// Second Edition Abelson and Sussman"), a person's name before or after it when at least two words
-    /// remain ("GERALD DURRELL A ZOO IN MY LUGGAGE", "SIDDHARTHA BY HERMANN HESSE"); the name cut off, if any.
+    /// Second Edition Abelson and Sussman"), a subtitle naming the kind of book ("… The Biography of …"), a
+    /// person's name before or after it when at least two words remain ("GERALD DURRELL A ZOO IN MY LUGGAGE",
+    /// "SIDDHARTHA BY HERMANN HESSE"), or after one word that stands alone ("Dracula Bram Stoker"); the name
+    /// cut off, if any.
     static func trimmed(_ title: String) -> (title: String, name: String?) {
         var words = title.split(whereSeparator: \.isWhitespace).map { String($0) }
         // An edition line: "Second Edition", "2nd edition", "Revised Edition".
@@ -85,24 +98,40 @@ enum TitleEvidence {
         }) {
             words = Array(words[..<(at - 1)])
         }
+        // A subtitle that says what kind of book it is: "SHARK THE BIOGRAPHY OF GREG NORMAN", "Sula A Novel".
+        if let at = words.indices.dropFirst().first(where: { i in
+            i + 1 < words.count && TextGrouper.articles.contains(TextGrouper.key(words[i])) && kindWords.contains(TextGrouper.key(words[i + 1]))
+        }) {
+            words = Array(words[..<at])
+        }
         var name: String?
         // "by" and a name at the end.
         if let by = words.lastIndex(where: { $0.lowercased() == "by" }), by >= 1, isPersonName(words[by...].joined(separator: " ")) {
             name = words[(by + 1)...].joined(separator: " ")
             words = Array(words[..<by])
         }
-        let leading = nameLength(words, from: 0)
+        // A leading name leaves two words at least ("SHANE GOULD TUMBLE TURNS": not "SHANE GOULD TUMBLE").
+        let leading = nameLength(words, from: 0, longest: min(3, words.count - 2))
         let trailingStart = (max(0, words.count - 3)...max(0, words.count - 2)).first { start in
             start >= 0 && nameLength(words, from: start) == words.count - start
         }
         if leading > 0, words.count - leading >= 2, trailingStart == nil || trailingStart == 0 {
             name = name ?? words[..<leading].joined(separator: " ")
             words = Array(words[leading...])
-        } else if let start = trailingStart, start >= 2, leading == 0, !TextGrouper.connectives.contains(TextGrouper.key(words[start - 1])) {
+        } else if let start = trailingStart, start >= 2 || (start == 1 && standsAlone(words[0])), leading == 0,
+            !TextGrouper.connectives.contains(TextGrouper.key(words[start - 1]))
+        {
             name = name ?? words[start...].joined(separator: " ")
             words = Array(words[..<start])
         }
         return (TextGrouper.withoutStrayMarks(words.joined(separator: " "), keepingApostrophe: true), name)
+    }
+
+    /// Whether `word` can be a title alone before an author's name ("Dracula Bram Stoker"): four letters or
+    /// more, not a connective and not a given name ("Oliver Charles Dickens" is no title and a name).
+    private static func standsAlone(_ word: String) -> Bool {
+        word.filter(\.isLetter).count >= 4 && !TextGrouper.connectives.contains(TextGrouper.key(word))
+            && !givenNames.contains(word.lowercased().filter(\.isLetter))
     }
 
     /// The groups with what is not the title moved out of its place. An imprint or a call number gives way to
@@ -126,7 +155,7 @@ enum TitleEvidence {
         guard let i = groups.indices.dropFirst().first(where: { i in
             let g = groups[i]
             let words = g.text.split(whereSeparator: \.isWhitespace)
-            return words.count >= 2 && g.alphanumerics > groups[0].alphanumerics && !isPersonName(g.text)
+            return words.count >= 2 && g.alphanumerics > groups[0].alphanumerics && !isPersonName(g.text) && !isNotATitle(g.text)
                 && g.height >= sizeTie * groups[0].height && !TextGrouper.isIncompleteTitle(g.text)
                 && !publisherWords.contains(TextGrouper.key(String(words[words.count - 1])))
         }) else { return groups }
@@ -154,41 +183,14 @@ enum TitleEvidence {
         "verso", "viking", "vintage", "virago", "wiley", "wordsworth",
     ]
 
+    /// Words after an article that start a subtitle saying what kind of book it is ("The Biography of …",
+    /// "A Novel"), which the title ends before.
+    static let kindWords: Set<String> = ["biography", "autobiography", "novel", "memoir", "memoirs"]
+
     /// Words before "Edition" that make an edition line.
     static let editionWords: Set<String> = [
         "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "2nd", "3rd", "4th", "5th", "6th",
         "7th", "8th", "9th", "10th", "revised", "new", "international", "updated", "expanded", "anniversary", "illustrated",
         "student", "global", "special",
-    ]
-
-    /// Common given names (English-speaking and European), lower case. Words that are as often ordinary
-    /// English words or title words ("Hope", "Rose", "Will", "Grace", "Summer") are left out.
-    static let givenNames: Set<String> = [
-        "aaron", "adam", "adrian", "alan", "alastair", "albert", "alberto", "alex", "alexander", "alexandra", "alfred", "alice",
-        "alison", "allan", "allen", "amanda", "amy", "andrea", "andreas", "andrew", "andy", "angela", "ann", "anna", "anne",
-        "annie", "anthony", "antoine", "anton", "antonio", "arthur", "barbara", "barry", "ben", "benjamin", "bernard", "beth",
-        "betty", "bob", "brandon", "brendan", "brian", "bruce", "bruno", "bryan", "carl", "carlos", "carol", "caroline",
-        "catherine", "charles", "charlie", "charlotte", "chris", "christian", "christina", "christine", "christopher", "claire",
-        "clara", "claude", "colin", "craig", "cynthia", "dan", "daniel", "daniela", "danielle", "dave", "david", "deborah",
-        "denis", "dennis", "diana", "diane", "dominic", "donald", "doris", "dorothy", "douglas", "duncan", "edward", "edgar",
-        "edith", "edmund", "eleanor", "elena", "elizabeth", "ellen", "emily", "emma", "eric", "erich", "erik", "ernest",
-        "eugene", "eva", "evelyn", "francis", "francesca", "francesco", "franz", "fred", "frederick", "friedrich", "gabriel",
-        "gareth", "gary", "geoffrey", "george", "georg", "gerald", "gerard", "gerhard", "gilbert", "giovanni", "giuseppe",
-        "gordon", "graham", "greg", "gregory", "guy", "hannah", "hans", "harold", "harriet", "harry", "heinrich", "helen",
-        "helmut", "henri", "henry", "herbert", "herman", "hermann", "howard", "hugh", "hugo", "ian", "isaac", "ivan", "jack",
-        "jacob", "jacques", "james", "jamie", "jan", "jane", "janet", "jason", "jean", "jeff", "jeffrey", "jennifer", "jeremy",
-        "jerry", "jessica", "jim", "joan", "joanna", "joe", "johann", "johannes", "john", "jon", "jonathan", "jorge", "jose",
-        "joseph", "joshua", "juan", "judith", "julia", "julian", "julie", "justin", "karen", "karl", "kate", "katherine",
-        "kathleen", "kathryn", "keith", "kelly", "kenneth", "kevin", "kim", "klaus", "kurt", "larry", "laura", "lauren",
-        "lawrence", "leo", "leonard", "lewis", "linda", "lisa", "louis", "louise", "lucy", "luis", "luke", "lynn", "malcolm",
-        "manuel", "marc", "marco", "margaret", "maria", "marie", "marion", "marjorie", "martha", "martin", "mary", "matthew",
-        "maurice", "megan", "melissa", "michael", "michel", "michelle", "miguel", "mike", "nancy", "naomi", "nathan",
-        "neil", "neville", "nicholas", "nick", "nicola", "nicole", "nigel", "norman", "oliver", "oscar", "pamela", "pascal",
-        "patricia", "patrick", "paul", "paula", "pedro", "peter", "philip", "phillip", "pierre", "rachel", "ralph",
-        "raymond", "rebecca", "richard", "rick", "robert", "roberto", "robin", "roger", "roland", "ronald", "ruth", "ryan",
-        "sally", "samuel", "sandra", "sarah", "scott", "sean", "sebastian", "simon", "sophie", "stanley", "stefan", "stephan",
-        "stephanie", "stephen", "steve", "steven", "stuart", "susan", "tanya", "teresa", "terry", "theodore", "thomas",
-        "tim", "timothy", "tobias", "todd", "tom", "tony", "tristan", "ulrich", "valerie", "vanessa", "victor", "victoria",
-        "vincent", "virginia", "walter", "wayne", "werner", "william", "wolfgang", "yves", "zoe",
     ]
 }

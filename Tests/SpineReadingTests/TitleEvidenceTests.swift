@@ -16,6 +16,8 @@ struct TitleEvidenceTests {
         for text in [
             "A Room with a View", "A MODEST PROPOSAL", "DICKENS", "The Education of Henry Adams", "LIFE AND FOOTBALL", "Thermosets and Composites",
             "neuromancer", "Grace Notes", "WILLIAM GIBSON NEUROMANCER SPRAWL TRILOGY",
+            // A possessive opens a title: no author is printed so.
+            "Tom Brown's", "CHRIS BONINGTON’S", "RICKY PONTING'S",
         ] {
             #expect(!TitleEvidence.isPersonName(text), "\(text)")
         }
@@ -33,6 +35,21 @@ struct TitleEvidenceTests {
         #expect(trimmed("THE AUTOBIOGRAPHY OF BENJAMIN FRANKLIN") == "THE AUTOBIOGRAPHY OF BENJAMIN FRANKLIN")
         #expect(trimmed("DAVID COPPERFIELD") == "DAVID COPPERFIELD")
         #expect(trimmed("A Tale of Two Cities") == "A Tale of Two Cities")
+        // A possessive name is part of the title; a name after it is not.
+        #expect(trimmed("Tom Brown's School Days") == "Tom Brown's School Days")
+        #expect(trimmed("CHRIS BONINGTON'S EVEREST") == "CHRIS BONINGTON'S EVEREST")
+        #expect(TitleEvidence.trimmed("THE COMPLETE GUIDE TO AUSTRALIAN FOOTBALL Ken Piesse")
+            == ("THE COMPLETE GUIDE TO AUSTRALIAN FOOTBALL", "Ken Piesse"))
+        #expect(TitleEvidence.trimmed("SHANE GOULD TUMBLE TURNS") == ("TUMBLE TURNS", "SHANE GOULD"))
+        // One word that stands alone keeps its title place before a name; a given name or a connective does not.
+        #expect(TitleEvidence.trimmed("Dracula Bram Stoker") == ("Dracula", "Bram Stoker"))
+        #expect(trimmed("Oliver Charles Dickens") == "Oliver Charles Dickens")
+        #expect(trimmed("Portrait of Dorian Gray") == "Portrait of Dorian Gray")
+        // A subtitle naming the kind of book ends the title; a title that starts with one stays whole.
+        #expect(trimmed("SHARK THE BIOGRAPHY OF GREG NORMAN") == "SHARK")
+        #expect(trimmed("Sula A Novel") == "Sula")
+        #expect(trimmed("My Early Life A Memoir") == "My Early Life")
+        #expect(trimmed("The Biography of a Grizzly") == "The Biography of a Grizzly")
     }
 
     /// A group of one word per entry, each `cap` pixels tall, on lines of their own.
@@ -59,10 +76,10 @@ struct TitleEvidenceTests {
 
     @Test("an imprint, a call number or an edition line alone is no title; titles with digits or imprint-like words are")
     func notTitles() {
-        for text in ["MACMILLAN", "CICERONE", "Faber & Faber", "O'REILLY", "Marlow Press", "Penguin Books", "DS 361", "A7 201", "QA 76.9", "FIFTH EDITION", "Second Edition Revised and Expanded", ""] {
+        for text in ["MACMILLAN", "CICERONE", "Faber & Faber", "O'REILLY", "Marlow Press", "Penguin Books", "DS 361", "A7 201", "QA 76.9", "FIFTH EDITION", "Second Edition Revised and Expanded", "with Mark Nicholas", "by Keegan", ""] {
             #expect(TitleEvidence.isNotATitle(text), "\(text)")
         }
-        for text in ["1500", "1000 ULTIMATE TRAVEL EXPERIENCES", "Penguin Island", "The Press Gang", "Catch-22", "Tom Jones", "The Viking Age", "Programming Pearls Second Edition"] {
+        for text in ["1500", "1000 ULTIMATE TRAVEL EXPERIENCES", "Penguin Island", "The Press Gang", "Catch-22", "Tom Jones", "The Viking Age", "Programming Pearls Second Edition", "With Love from Paris", "by the Sea"] {
             #expect(!TitleEvidence.isNotATitle(text), "\(text)")
         }
         // A whole-title edition line is trimmed away to nothing.
