@@ -92,6 +92,8 @@ let package = Package(
         // Engine: rows and spines from pixels, then titles and authors read from each spine (Tesseract or PP-OCR).
         .target(
             name: "SpineReading", dependencies: ["CPPOCR", "CTesseract", "CTesseractShim", "ImageKit", "ScanProtocol"],
+            // The learned title decision's weights (Tools/reading-lab, scripts/train-title-model), compiled in.
+            resources: [.embedInCode("Decision/title-model.json")],
             swiftSettings: pixelSettings),
         .target(name: "ScanEngine", dependencies: ["BookscanBase", "ImageKit", "ScanProtocol", "SpineReading"], swiftSettings: pixelSettings),
 

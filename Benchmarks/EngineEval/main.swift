@@ -1,7 +1,11 @@
 import BookscanBase
 // EngineEval: runs ScanEngine over a folder of JPEGs and writes evaluate.py prediction files.
 //
-//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined]
+//     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice]
+//
+// --without learned_choice leaves the learned title decision out (the titles are the rules'): the lab's cache is made so.
+// --lines also records every text line PP-OCR reads on the whole photo (`ShelfReader.recordedLines`) in each
+// prediction file ("lines", with the photo's "width" and "height"): the reading lab's cache (Tools/reading-lab).
 //
 // The recognizer defaults to BOOKSCAN_RECOGNIZER, else the engine's default (`RecognizerKind.standard`).
 // Each book carries box, polygon, confidence, pose, row, colour ([r, g, b]) and (unless --no-ocr) title,
@@ -19,6 +23,10 @@ struct Options {
     var out = ""
     var longSide = 1000
     var ocr = true
+    /// Record the photo's text lines beside the books (the reading lab's cache).
+    var lines = false
+    /// Reading stages switched off (`TitleTrace.Stage` raw values).
+    var without: Set<TitleTrace.Stage> = []
     var threads = 2
     /// nil: `RecognizerKind.configured()`.
     var recognizer: RecognizerKind?
@@ -28,8 +36,8 @@ struct Options {
         var i = 1
         while i < args.count {
             let key = args[i]
-            if key == "--no-ocr" {
-                o.ocr = false
+            if key == "--no-ocr" || key == "--lines" {
+                if key == "--no-ocr" { o.ocr = false } else { o.lines = true }
                 i += 1
                 continue
             }
@@ -40,6 +48,9 @@ struct Options {
             case "--out": o.out = value
             case "--long-side": o.longSide = Int(value) ?? o.longSide
             case "--threads": o.threads = Int(value) ?? o.threads
+            case "--without":
+                guard let stage = TitleTrace.Stage(rawValue: value) else { return nil }
+                o.without.insert(stage)
             case "--recognizer":
                 guard let kind = RecognizerKind(rawValue: value) else { return nil }
                 o.recognizer = kind
@@ -63,7 +74,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
 guard let options = Options.parse(CommandLine.arguments) else {
-    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined]\n".utf8))
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice]\n".utf8))
     exit(2)
 }
 let fm = FileManager.default
@@ -89,7 +100,9 @@ if options.ocr {
 }
 let engine: ScanEngine
 do {
-    engine = try ScanEngine(configuration: .init(workingLongSide: options.longSide, reader: reader))
+    var configuration = ScanEngine.Configuration(workingLongSide: options.longSide, reader: reader)
+    configuration.decidesTitles = !options.without.contains(.learnedChoice)
+    engine = try ScanEngine(configuration: configuration)
 } catch {
     FileHandle.standardError.write(Data("EngineEval: \(error)\n".utf8))
     exit(1)
@@ -139,9 +152,22 @@ for name in names {
         if let text = spine.text { book["text"] = text }
         if let c = spine.textConfidence { book["textConfidence"] = c }
         if let o = spine.orientation { book["orientation"] = o.rawValue }
+        if let trace = spine.titleTrace, let object = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(trace)) {
+            book["titleTrace"] = object
+        }
         return book
     }
-    let json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect, "ocr_ms": ocr]
+    var json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect, "ocr_ms": ocr]
+    if options.lines, let reader {
+        do {
+            let lines = try reader.recordedLines(.jpeg(bytes, orientation: EXIFOrientation.read(fromJPEG: bytes)), maxPixels: 100_000_000) ?? []
+            json["lines"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(lines))
+            json["width"] = result.imageWidth
+            json["height"] = result.imageHeight
+        } catch {
+            print("\(name): cannot read its lines: \(error)")
+        }
+    }
     let base = (name as NSString).deletingPathExtension
     let outPath = (options.out as NSString).appendingPathComponent(base + ".json")
     do {

@@ -4,7 +4,7 @@ import SpineReading
 /// Joins the pieces of one book the segmenter cut apart, on the evidence of its lettering: letters never stand
 /// on two books, so the upright spines of one row that the lettering of one line of the photo crosses
 /// (`LetteringSpan`) are one book, unless two of them were given different titles. On real photos a spine is
-/// often cut along the edges of its own letters or its printed bands (BENCHMARKS, "Real photos, sixth step").
+/// often cut along the edges of its own letters or its printed bands (docs/log/real-photos.md, "Real photos, sixth step").
 struct LetteringJoiner: Sendable {
     /// A spine is crossed when the lettering overlaps it by at least this share of the lettering's width
     /// (0.15 and 0.3 measured alike on both sets).

@@ -59,11 +59,12 @@ extension ScanEngine {
     /// Titles from the whole photo's text lines for the spines reading gave none, and the titles reading gave
     /// checked against those lines (`ShelfReader.fillTitlesFromLines`), a box its lines show holds several books
     /// parted into them (indexed again with the rows' counts by `SliverVeto`, which runs next), with where the
-    /// lettering of the photo's standing lines lies; the spines unchanged and no lettering when the reader cannot;
+    /// lettering of the photo's standing lines lies and (`recordingLines`) the lines read, for `TitleChoice`; the
+    /// spines unchanged and no lettering when the reader cannot;
     /// cancellation throws `.canceled`.
     func fillTitlesFromLines(
-        _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], isCancelled: () -> Bool
-    ) throws(ScanEngineError) -> (spines: [Spine], lettering: [LetteringSpan]) {
+        _ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, spines: [Spine], recordingLines: Bool, isCancelled: () -> Bool
+    ) throws(ScanEngineError) -> (spines: [Spine], lettering: [LetteringSpan], lines: [RecordedLine]) {
         if isCancelled() { throw .canceled }
         let outlines = spines.map(\.outline)
         let texts = spines.map {
@@ -72,9 +73,10 @@ extension ScanEngine {
         let reading: LineReading?
         do {
             reading = try reader.fillTitlesFromLines(
-                texts, spines: outlines, rows: spines.map(\.row), source: source, maxPixels: maxPixels, isCancelled: isCancelled)
+                texts, spines: outlines, rows: spines.map(\.row), source: source, maxPixels: maxPixels, recordingLines: recordingLines,
+                isCancelled: isCancelled)
         } catch {
-            return (spines, [])
+            return (spines, [], [])
         }
         guard let reading else { throw .canceled }
         let filled = reading.texts
@@ -95,7 +97,7 @@ extension ScanEngine {
                 before.append(pieces.count > 1 ? .unread : texts[i])
             }
         }
-        guard out.count == filled.count else { return (spines, reading.spans) }
+        guard out.count == filled.count else { return (spines, reading.spans, reading.lines) }
         // A title given, changed or withdrawn (`LineCheck`): the spine takes what the lines left.
         for i in out.indices where filled[i] != before[i] {
             let t = filled[i]
@@ -105,7 +107,23 @@ extension ScanEngine {
             out[i].textConfidence = t.text == nil ? nil : t.confidence
             out[i].orientation = t.orientation
         }
-        return (out, reading.spans)
+        return (out, reading.spans, reading.lines)
+    }
+
+    /// The photo's upright text lines for the title decision of a horizontal stack's books (`TitleChoice`); none
+    /// when the reader cannot read them; cancellation throws `.canceled`.
+    func stackLines(_ reader: ShelfReader, source: ShelfReader.Source, maxPixels: Int, isCancelled: () -> Bool) throws(ScanEngineError)
+        -> [RecordedLine]
+    {
+        if isCancelled() { throw .canceled }
+        let lines: [RecordedLine]?
+        do {
+            lines = try reader.recordedLines(source, maxPixels: maxPixels, turns: [.horizontal], isCancelled: isCancelled)
+        } catch {
+            return []
+        }
+        guard let lines else { throw .canceled }
+        return lines
     }
 }
 

@@ -14,6 +14,10 @@ package struct ScanEngine: Sendable {
         package var titles: TitleReading
         /// Dim photos' levels are stretched before detection.
         var levels = LevelStretcher()
+        /// Whether the learned title decision (`TitleChoice`) decides each spine's title among its candidates once
+        /// the rules have read (with a scene-text reader only). The reading lab switches it off to record the
+        /// rules' titles it trains on (EngineEval --without learned_choice).
+        package var decidesTitles = true
 
         package init(workingLongSide: Int = 1000, titles: TitleReading = .off) {
             self.workingLongSide = max(64, workingLongSide)
@@ -29,12 +33,15 @@ package struct ScanEngine: Sendable {
     package let configuration: Configuration
     /// The loaded reader of `configuration.titles`; nil: boxes only.
     private let reader: ShelfReader?
+    /// The title decision; nil when it is off or the reader has no scene-text reader (Tesseract alone).
+    private let titleChoice: TitleChoice?
 
     /// An engine for `configuration`, loading its recognizer if it names one (the language data or
     /// models take a while: make engines off the cooperative pool); throws when they cannot be loaded.
     package init(configuration: Configuration = .init()) throws(SpineReadingError) {
         self.configuration = configuration
         reader = try configuration.titles.loadedReader()
+        titleChoice = configuration.decidesTitles && reader.map { $0.pool.kind != .tesseract } == true ? TitleChoice.standard : nil
     }
 
     /// The recognizer that reads titles and its versions (as `/healthz` and each result name it); nil
@@ -177,6 +184,7 @@ package struct ScanEngine: Sendable {
         var start = clock.now
         if let reader {
             var lettering: [LetteringSpan] = []
+            var lines: [RecordedLine] = []
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
@@ -185,13 +193,17 @@ package struct ScanEngine: Sendable {
             {
                 spines = stack
                 rows = [ShelfRow(index: 0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: stack.count)]
+                if titleChoice != nil { lines = try stackLines(reader, source: source, maxPixels: maxPixels, isCancelled: isCancelled) }
             } else {
-                let filled = try fillTitlesFromLines(reader, source: source, maxPixels: maxPixels, spines: spines, isCancelled: isCancelled)
+                let filled = try fillTitlesFromLines(
+                    reader, source: source, maxPixels: maxPixels, spines: spines, recordingLines: titleChoice != nil, isCancelled: isCancelled)
                 spines = filled.spines
                 lettering = filled.lettering
+                lines = filled.lines
             }
             (spines, rows) = SliverVeto(imageWidth: sourceWidth, imageHeight: sourceHeight).kept(spines, rows: rows)
             (spines, rows) = LetteringJoiner().joined(spines, rows: rows, lettering: lettering)
+            if let titleChoice { spines = titleChoice.chosen(spines, lines: lines, width: sourceWidth, height: sourceHeight) }
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now

@@ -4,7 +4,7 @@ import SpineReading
 /// Drops the slivers, stubs and cut-off books reading showed are not books it can name: a spine with no title that
 /// is both much narrower than the titled books of its row and far thinner than its own length, far shorter than the
 /// photo's titled books, or cut off by the photo's left or right edge. On real photos these are the edges, shadows, gaps and pieces of one book the segmenter cuts,
-/// and the feet of books a row found across them (BENCHMARKS, "Real photos, sixth step"); a thin book of a
+/// and the feet of books a row found across them (docs/log/real-photos.md, "Real photos, sixth step"); a thin book of a
 /// generated shelf is as narrow but less often that thin for its length. Spines are measured along their
 /// outline: a leaning sliver's box is as wide as its lean ("Real photos, eighth step").
 struct SliverVeto: Sendable {
@@ -21,7 +21,7 @@ struct SliverVeto: Sendable {
     static let shortShare = 0.35
     /// An untitled spine whose box reaches this share of the photo's width from its left or right edge goes: a
     /// book the photo's edge cuts off, of which no title could be read (on the real set 12 such boxes were no
-    /// book the scorer counts, 3 were; BENCHMARKS, "Real photos, ninth step").
+    /// book the scorer counts, 3 were; docs/log/real-photos.md, "Real photos, ninth step").
     static let edgeShare = 0.01
 
     /// Titled spines a row needs (else the photo's) for its median to stand for the books it holds.

@@ -41,7 +41,7 @@ struct SpineSegmenter: Sendable {
     /// under a book lying across them or a stack behind (the span's upper part one object, no boundary)
     /// still part where they stand. On the real set (2026-11-28): spine recall 74.2 → 85.9 %, precision
     /// 37.1 → 39.6 %; on the 40 generated photos F1 91.0 → 90.8 %. Shares 0.5–0.8 and weights 0.5–1 all lie
-    /// within 84–89 % / 90.2–90.9 % (BENCHMARKS, "Real photos, third step"); 0 turns it off.
+    /// within 84–89 % / 90.2–90.9 % (docs/log/real-photos.md, "Real photos, third step"); 0 turns it off.
     var lowerEvidenceShare: Double = 0.7
     var lowerEvidenceWeight: Float = 0.6
     /// Peak threshold as a fraction of the 98th percentile of the boundary evidence.

@@ -26,12 +26,14 @@ public struct Spine: Codable, Sendable, Hashable {
     public var textConfidence: Double?
     /// Which way the text runs.
     public var orientation: TextOrientation?
+    /// Why the title is what it is: the stage that decided it (absent when no decision stage ran).
+    public var titleTrace: TitleTrace?
 
     /// `polygon` defaults to the corners of `box`.
     public init(
         index: Int, row: Int, box: NormalizedBox, confidence: Double, color: RGBColor, pose: SpinePose,
         polygon: NormalizedQuad? = nil, title: String? = nil, author: String? = nil, text: String? = nil,
-        textConfidence: Double? = nil, orientation: TextOrientation? = nil
+        textConfidence: Double? = nil, orientation: TextOrientation? = nil, titleTrace: TitleTrace? = nil
     ) {
         self.index = index
         self.row = row
@@ -45,10 +47,11 @@ public struct Spine: Codable, Sendable, Hashable {
         self.text = text
         self.textConfidence = textConfidence
         self.orientation = orientation
+        self.titleTrace = titleTrace
     }
 
     private enum CodingKeys: String, CodingKey {
-        case index, row, box, confidence, color, pose, polygon, title, author, text, textConfidence, orientation
+        case index, row, box, confidence, color, pose, polygon, title, author, text, textConfidence, orientation, titleTrace
     }
 
     public init(from decoder: any Decoder) throws {
@@ -61,6 +64,7 @@ public struct Spine: Codable, Sendable, Hashable {
             title: try c.decodeIfPresent(String.self, forKey: .title), author: try c.decodeIfPresent(String.self, forKey: .author),
             text: try c.decodeIfPresent(String.self, forKey: .text),
             textConfidence: try c.decodeIfPresent(Double.self, forKey: .textConfidence).map(WireNumbers.unit),
-            orientation: try c.decodeIfPresent(TextOrientation.self, forKey: .orientation))
+            orientation: try c.decodeIfPresent(TextOrientation.self, forKey: .orientation),
+            titleTrace: try c.decodeIfPresent(TitleTrace.self, forKey: .titleTrace))
     }
 }

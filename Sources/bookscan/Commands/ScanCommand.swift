@@ -28,6 +28,8 @@ struct ScanCommand: AsyncParsableCommand {
     var annotate: String?
     @Option(help: "Write every book (image, book, row, position, title, author, confidences, box) as CSV to this file.")
     var csv: String?
+    @Flag(help: "After each book, say why its title is what it is (the reading stage that chose it, how sure, what the rules gave).")
+    var explain = false
     @Flag(help: "Print nothing but errors.") var quiet = false
     @Flag(help: "Print retries, fallbacks and timings.") var verbose = false
 
@@ -101,7 +103,7 @@ struct ScanCommand: AsyncParsableCommand {
         let line = ReportPrinter.summary(report, reattach: endpoint.embedded == nil ? server : nil, verbose: verbose)
         display.message(line, error: report.outcome != .succeeded)
         // The list of books goes to stdout unless stdout carries JSON (which holds every book) or --quiet.
-        if !json, !events, !quiet, let result = report.result { ReportPrinter.printBooks(result) }
+        if !json, !events, !quiet, let result = report.result { ReportPrinter.printBooks(result, explain: explain) }
         return written
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScanClient
 import ScanProtocol
 
 /// The books of a scan as people and spreadsheets read them: a numbered list for the terminal and
@@ -15,6 +16,25 @@ enum BookList {
             }
             if let author = spine.author?.trimmed, !author.isEmpty { return "\(number) \(title) — \(author)" }
             return "\(number) \(title)"
+        }
+    }
+
+    /// `lines`, each book followed by why its title is what it is (`--explain`), from the spine's `titleTrace`:
+    /// `   the learned decision took a line of the photo (p 0.91 of 4 candidates; the rules gave "MOBY DIK")`.
+    static func explained(_ result: ScanResult) -> [String] {
+        zip(lines(result), result.spines).map { line, spine in line + "\n   " + explanation(spine.titleTrace) }
+    }
+
+    /// Why a spine's title is what it is, in a few words.
+    static func explanation(_ trace: TitleTrace?) -> String {
+        guard let trace else { return "no decision stage ran (Tesseract alone reads titles by its rules)" }
+        let rules = trace.rulesTitle.map { "the rules gave \"\(ServerText.sanitized($0))\"" } ?? "the rules gave none"
+        guard trace.candidates > 0, let p = trace.probability else { return "no candidate: no line of the photo lies on it and \(rules)" }
+        let odds = "p \(String(format: "%.2f", p)) of \(trace.candidates) candidate\(trace.candidates == 1 ? "" : "s"); \(rules)"
+        switch trace.source {
+        case .photoLine: return "the learned decision took a line of the photo (\(odds))"
+        case .rules: return "the learned decision kept the rules' title (\(odds))"
+        case nil: return "the learned decision found no candidate sure enough (best \(odds))"
         }
     }
 

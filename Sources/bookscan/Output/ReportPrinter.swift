@@ -67,9 +67,10 @@ enum ReportPrinter {
         return "\(strategy.rawValue)\(from) (\(reason.rawValue)\(status), \(report.fallbackPhase?.rawValue ?? ""))"
     }
 
-    /// The numbered list of books on stdout (what a person scanned the shelf for).
-    static func printBooks(_ result: ScanResult) {
-        let lines = BookList.lines(result)
+    /// The numbered list of books on stdout (what a person scanned the shelf for); with `explain`, each book
+    /// followed by why its title is what it is (`BookList.explained`).
+    static func printBooks(_ result: ScanResult, explain: Bool = false) {
+        let lines = explain ? BookList.explained(result) : BookList.lines(result)
         guard !lines.isEmpty else { return }
         writeLine(lines.joined(separator: "\n"))
     }

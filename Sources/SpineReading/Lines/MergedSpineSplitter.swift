@@ -4,7 +4,7 @@ import ScanProtocol
 /// `wideShare` times as wide as the typical standing box of its row, with surely read lines side by side on it
 /// (columns further apart than half their thicknesses), is cut between the columns, one book each. On real photos
 /// the segmenter misses the edge between look-alike books and lists two to four as one box, whose one title then
-/// stands for all (BENCHMARKS, "Real photos, eighth step"); a single wide book holds its title and its author
+/// stands for all (docs/log/real-photos.md, "Real photos, eighth step"); a single wide book holds its title and its author
 /// side by side as often, so the width decides first.
 package struct MergedSpineSplitter: Sendable {
     /// A box is wide enough to hold several books at this many times the median width of its row's standing boxes.

@@ -19,7 +19,7 @@ package struct LetteringSpan: Sendable, Hashable {
     /// ...with at least this many letters.
     static let minimumLetters = 3
     /// The share of a line's thickness across its middle that is taken for its letters: the detector's box holds
-    /// a margin around them (measured on both sets with 0.5, 0.7 and 1; BENCHMARKS, "Real photos, sixth step").
+    /// a margin around them (measured on both sets with 0.5, 0.7 and 1; docs/log/real-photos.md, "Real photos, sixth step").
     static let coreShare = 0.5
 
     /// The spans of the lines of `lines` that run along standing spines, read surely, on a photo `photoWidth`
@@ -44,10 +44,13 @@ package struct LineReading: Sendable {
     package var texts: [SpineText]
     package var spans: [LetteringSpan]
     package var cuts: [[Double]]
+    /// The photo's text lines as the title decision weighs them (`TitleChoice`); empty when none were read.
+    package var lines: [RecordedLine]
 
-    package init(texts: [SpineText], spans: [LetteringSpan] = [], cuts: [[Double]] = []) {
+    package init(texts: [SpineText], spans: [LetteringSpan] = [], cuts: [[Double]] = [], lines: [RecordedLine] = []) {
         self.texts = texts
         self.spans = spans
         self.cuts = cuts
+        self.lines = lines
     }
 }

@@ -11,7 +11,7 @@ package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     case combined
 
     /// The engine's default: combined, which reads more titles right than either alone on the real set and more
-    /// on the generated set than Tesseract (BENCHMARKS.md, "Real photos, third step"); without PP-OCR's models
+    /// on the generated set than Tesseract (docs/log/real-photos.md, "Real photos, third step"); without PP-OCR's models
     /// installed, Tesseract alone (`RecognizerPool.standard`).
     package static let standard: RecognizerKind = .combined
 
