@@ -42,6 +42,7 @@ package struct ScanEngine: Sendable {
         self.configuration = configuration
         reader = try configuration.titles.loadedReader()
         titleChoice = configuration.decidesTitles && reader.map { $0.pool.kind != .tesseract } == true ? TitleChoice.standard : nil
+        if titleChoice != nil { TitleChoice.preload() }
     }
 
     /// The recognizer that reads titles and its versions (as `/healthz` and each result name it); nil

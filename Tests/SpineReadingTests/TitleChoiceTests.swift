@@ -34,6 +34,17 @@ struct TitleChoiceTests {
         #expect(ReadingKnowledge.key("WAINWRIGHT’S") == "wainwright" && ReadingKnowledge.key("O'Brien") == "obrien")
     }
 
+    @Test("a list's lines are keyed on their bytes as `key` keys them: case, possessives, marks, accents, CRLF")
+    func listKeys() {
+        let lines = ["House", "Aaron's", "O'Brien", "co-op", "Häuser", "Marotta’s", "été", "x\r", "", "42", "'s"]
+        var set = Set<UInt64>()
+        ReadingKnowledge.insertKeys(ofLinesIn: Array(lines.joined(separator: "\n").utf8), into: &set)
+        let expected = Set(lines.map { ReadingKnowledge.key($0.replacingOccurrences(of: "\r", with: "")) }.filter { !$0.isEmpty }.map(ReadingKnowledge.hash))
+        #expect(set == expected)
+        #expect(set.contains(ReadingKnowledge.hash("aaron")) && set.contains(ReadingKnowledge.hash("obrien")) && set.contains(ReadingKnowledge.hash("häuser")))
+        #expect(set.count == 9)
+    }
+
     @Test("Census names are read from the lists' blocks only, each name before its frequency")
     func censusNames() {
         let module = """

@@ -1,3 +1,4 @@
+import Foundation
 package import ScanProtocol
 
 /// The title decision stage: each spine's title is its likeliest candidate (`TitleCandidates`: the rules' title
@@ -5,20 +6,29 @@ package import ScanProtocol
 /// a title chosen for two spines of one photo stays with the likelier. Each spine records why (`TitleTrace`).
 package struct TitleChoice: Sendable {
     let model: TitleModel
-    let candidates: TitleCandidates
+    /// The word lists; nil: the installed ones (`ReadingKnowledge.installed`), read at the first decision
+    /// unless `preload` read them before.
+    let knowledge: ReadingKnowledge?
 
-    package init(model: TitleModel, knowledge: ReadingKnowledge) {
+    package init(model: TitleModel, knowledge: ReadingKnowledge? = nil) {
         self.model = model
-        candidates = TitleCandidates(knowledge: knowledge, callNumberPattern: model.callNumberPattern)
+        self.knowledge = knowledge
     }
 
     /// The committed model over the installed word lists; nil when the model does not fit this build.
     package static var standard: TitleChoice? {
-        TitleModel.committed.map { TitleChoice(model: $0, knowledge: .installed) }
+        TitleModel.committed.map { TitleChoice(model: $0) }
+    }
+
+    /// Reads the installed word lists on a thread of their own (about half a second), so that a scan that
+    /// starts meanwhile finds them read by the time it decides titles.
+    package static func preload() {
+        Thread.detachNewThread { _ = ReadingKnowledge.installed }
     }
 
     /// `spines` (of a photo `width` × `height` whose text lines are `lines`) with their titles decided.
     package func chosen(_ spines: [Spine], lines: [RecordedLine], width: Int, height: Int) -> [Spine] {
+        let candidates = TitleCandidates(knowledge: knowledge ?? .installed, callNumberPattern: model.callNumberPattern)
         var out = spines
         var taken: [String: (index: Int, probability: Double)] = [:]
         for (i, spine) in spines.enumerated() {
