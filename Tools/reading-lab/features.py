@@ -8,8 +8,8 @@ from knowledge import key
 
 FEATURES = [
     "bias", "from_line", "confidence", "relative_thickness", "is_thickest", "agrees_with_rules", "rules_similarity",
-    "words", "letters", "digit_share", "upper_share", "english_share", "other_language_share", "name_share",
-    "call_number", "length_share", "one_word", "lines_on_book", "two_lines", "within_rules", "latin_share", "mark_share",
+    "words", "letters", "digit_share", "upper_share", "english_share", "other_language_share",
+    "length_share", "one_word", "lines_on_book", "two_lines", "within_rules", "latin_share", "mark_share",
     "relative_length", "crop_agreement",
 ]
 
@@ -19,9 +19,6 @@ FEATURES = [
 PAIR_MIN_ACROSS, PAIR_MAX_ACROSS, PAIR_OVERLAP = 0.3, 2.5, 1 / 3
 PAIR_SAME_LINE, PAIR_MAX_GAP, PAIR_THICKNESS_RATIO = 0.5, 3.0, 1.6
 
-# A library call number by its shape ("796.4 Fer", "QA 76.9"): written into the model file, which Swift reads.
-CALL_NUMBER_PATTERN = r"^\s*\d{1,4}(\.\d+)?\s*[A-Za-z]{1,4}\.?\s*\d*\s*$|^\s*[A-Z]{1,3}\s*\d{1,4}(\.\d+)?\b"
-CALL_NUMBER = re.compile(CALL_NUMBER_PATTERN)
 
 
 def point_in_polygon(x, y, poly):
@@ -117,11 +114,10 @@ def word_shares(text, knowledge):
     words = [key(w) for w in text.split()]
     words = [w for w in words if w]
     if not words:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0
     en = sum(w in knowledge.words["en"] for w in words) / len(words)
     other = max(sum(w in knowledge.words[lang] for w in words) / len(words) for lang in ("de", "es", "fr"))
-    names = sum(len(w) >= 2 and w in knowledge.names for w in words) / len(words)
-    return en, other, names
+    return en, other
 
 
 def rules_title(book):
@@ -154,7 +150,7 @@ def candidates(book, lines, width, height, knowledge):
         letters = [ch for ch in text if ch.isalpha()]
         digits = sum(ch.isdecimal() for ch in text)
         marks = sum(not (ch.isalnum() or ch.isspace()) for ch in text)
-        en, other, names = word_shares(text, knowledge)
+        en, other = word_shares(text, knowledge)
         thickness = min((ln["thickness"] for ln in parts), default=0.0)
         line_length = max((ln["length"] for ln in parts), default=0.0)
         f = {
@@ -171,8 +167,6 @@ def candidates(book, lines, width, height, knowledge):
             "upper_share": sum(ch.isupper() for ch in letters) / max(1, len(letters)),
             "english_share": en,
             "other_language_share": other,
-            "name_share": names,
-            "call_number": 1.0 if CALL_NUMBER.match(text) else 0.0,
             "length_share": min(1.0, line_length * long_side / length) if parts and length > 0 else 0.0,
             "one_word": 1.0 if len(s.split()) == 1 else 0.0,
             "lines_on_book": math.log1p(len(on)) / 3.0,

@@ -1,11 +1,10 @@
 """The reading's knowledge from maintained Debian data, read the same way as Swift's `ReadingKnowledge`:
-word lists (wamerican, wbritish, wngerman, wspanish, wfrench under /usr/share/dict) and the US Census name
-lists that libtext-names-perl carries (/usr/share/perl5/Text/Names.pm)."""
-import os, re
+the word lists of wamerican, wbritish, wngerman, wspanish and wfrench under /usr/share/dict. (The US Census
+names of libtext-names-perl were a feature too; held out they gained nothing and were removed: BENCHMARKS.md.)"""
+import os
 
 DICT_DIR = "/usr/share/dict"
 LANGUAGES = {"en": ["american-english", "british-english"], "de": ["ngerman"], "es": ["spanish"], "fr": ["french"]}
-NAMES_FILE = "/usr/share/perl5/Text/Names.pm"
 
 
 def key(word):
@@ -28,26 +27,6 @@ def load_words(files):
     return out
 
 
-def load_names():
-    """Given names and surnames of the Census lists: the heredocs of Names.pm, one upper-case name and its
-    frequencies per entry."""
-    names = set()
-    inside = False
-    with open(NAMES_FILE, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if re.match(r"^\$COMMON_[A-Z_]+ = <<ENDNAMES;", line):
-                inside = True
-                continue
-            if line.startswith("ENDNAMES"):
-                inside = False
-                continue
-            if inside:
-                for m in re.finditer(r"\b([A-Z][A-Z'-]+)\s+\d+\.\d+", line):
-                    names.add(key(m.group(1)))
-    return names
-
-
 class Knowledge:
     def __init__(self):
         self.words = {lang: load_words(files) for lang, files in LANGUAGES.items()}
-        self.names = load_names()

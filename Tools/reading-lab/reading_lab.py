@@ -25,7 +25,7 @@ sys.path.insert(0, EVAL)
 
 import evaluate  # noqa: E402
 import score_real  # noqa: E402
-from features import CALL_NUMBER_PATTERN, FEATURES, candidates, rules_title, simple  # noqa: E402
+from features import FEATURES, candidates, rules_title, simple  # noqa: E402
 from knowledge import Knowledge  # noqa: E402
 
 # The scorers compare the same pairs of titles again and again (each threshold, each fold): their edit distance
@@ -281,8 +281,6 @@ ABLATIONS = [
     ("the rules' titles as candidates", [], lambda c: c["source"] != "rules"),
     ("two-line candidates", [], lambda c: c["x"][FEATURES.index("two_lines")] == 0),
     ("word lists (Debian dictionaries)", ["english_share", "other_language_share"], None),
-    ("Census names", ["name_share"], None),
-    ("call-number shape", ["call_number"], None),
     ("line size and place", ["relative_thickness", "is_thickest", "length_share", "relative_length", "lines_on_book"], None),
     ("recognizer confidence", ["confidence"], None),
     ("agreement with the rules", ["agrees_with_rules", "rules_similarity", "within_rules"], None),
@@ -327,7 +325,7 @@ def main():
             os.makedirs(d, exist_ok=True)
             json.dump(decide(p, w, t), open(os.path.join(d, p["name"] + ".json"), "w"))
     if a.write_model:
-        model = dict(features=FEATURES, initial=w["initial"], stumps=w["stumps"], threshold=round(t, 4), call_number_pattern=CALL_NUMBER_PATTERN,
+        model = dict(features=FEATURES, initial=w["initial"], stumps=w["stumps"], threshold=round(t, 4),
                      trained_on=dict(real=sum(p["set"] == "real" for p in photos), generated=sum(p["set"] == "generated" for p in photos)),
                      fitted=fitted, held_out=held)
         # One line per stump, so that a change of the model reads as a change of its lines.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// What the reading knows of words and names, read from maintained Debian data rather than written in code:
-/// the word lists of wamerican and wbritish (English), wngerman, wspanish and wfrench under /usr/share/dict, and
-/// the US Census given names and surnames that libtext-names-perl carries. Words are kept as 64-bit hashes of
-/// their keys (`key`), about 16 bytes a word. Tools/reading-lab/knowledge.py reads the same files the same way.
+/// What the reading knows of words, read from maintained Debian data rather than written in code: the word lists
+/// of wamerican and wbritish (English), wngerman, wspanish and wfrench under /usr/share/dict. Words are kept as
+/// 64-bit hashes of their keys (`key`), about 16 bytes a word. Tools/reading-lab/knowledge.py reads the same
+/// files the same way.
 package struct ReadingKnowledge: Sendable {
     /// A word list: the hashes of its words' keys.
     package struct WordSet: Sendable {
@@ -16,25 +16,21 @@ package struct ReadingKnowledge: Sendable {
         package var count: Int { hashes.count }
     }
 
-    /// Where the lists are: the files of each language under `dictionaries`, the names in `namesFile`.
+    /// Where the lists are: the files of each language under `dictionaries`.
     package struct Sources: Sendable {
         package var dictionaries: String
         package var languages: [(code: String, files: [String])]
-        package var namesFile: String
 
         /// The Debian packages' places (scripts/bootstrap installs them; the Debian package depends on them).
         package static let debian = Sources(
             dictionaries: "/usr/share/dict",
-            languages: [("en", ["american-english", "british-english"]), ("de", ["ngerman"]), ("es", ["spanish"]), ("fr", ["french"])],
-            namesFile: "/usr/share/perl5/Text/Names.pm")
+            languages: [("en", ["american-english", "british-english"]), ("de", ["ngerman"]), ("es", ["spanish"]), ("fr", ["french"])])
     }
 
     /// English words.
     package var english: WordSet
     /// The other languages' words (German, Spanish, French), one list each.
     package var others: [WordSet]
-    /// Census given names and surnames.
-    package var names: WordSet
 
     /// The lists read from `sources`; a list whose file is missing is empty (`missing` names it).
     package init(sources: Sources = .debian) {
@@ -53,13 +49,6 @@ package struct ReadingKnowledge: Sendable {
         }
         self.english = english
         self.others = others
-        var names = Set<UInt64>()
-        if let text = try? String(contentsOfFile: sources.namesFile, encoding: .utf8) {
-            for name in Self.censusNames(in: text) { names.insert(Self.hash(Self.key(name))) }
-        } else {
-            missing.append(sources.namesFile)
-        }
-        self.names = WordSet(hashes: names)
         self.missing = missing
     }
 
@@ -68,31 +57,6 @@ package struct ReadingKnowledge: Sendable {
 
     /// The lists of the installed Debian packages, read once per process.
     package static let installed = ReadingKnowledge()
-
-    /// The names in the Census lists of Text::Names: the lines of its `$COMMON_… = <<ENDNAMES;` blocks hold
-    /// entries of an upper-case name followed by its frequencies ("SMITH          1.006  1.006      1").
-    package static func censusNames(in module: String) -> [String] {
-        var out: [String] = [], inside = false
-        module.enumerateLines { line, _ in
-            if line.hasPrefix("$COMMON_"), line.hasSuffix("<<ENDNAMES;") {
-                inside = true
-                return
-            }
-            if line.hasPrefix("ENDNAMES") {
-                inside = false
-                return
-            }
-            guard inside else { return }
-            let fields = line.split(whereSeparator: \.isWhitespace)
-            for (i, field) in fields.enumerated() where i + 1 < fields.count {
-                let isName = field.count >= 2 && field.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || $0 == "'" || $0 == "-" }
-                    && field.unicodeScalars.first.map { ("A"..."Z").contains($0) } == true
-                let next = fields[i + 1]
-                if isName, next.contains("."), Double(next) != nil { out.append(String(field)) }
-            }
-        }
-        return out
-    }
 
     /// A word as the lists are asked: lower case, a trailing possessive "'s" dropped, its letters only (Unicode
     /// letter categories, as Python's `str.isalpha`).

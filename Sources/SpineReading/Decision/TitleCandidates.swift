@@ -24,8 +24,8 @@ package struct TitleCandidates: Sendable {
     /// The features, in the order of the model's weights.
     package static let featureNames = [
         "bias", "from_line", "confidence", "relative_thickness", "is_thickest", "agrees_with_rules", "rules_similarity",
-        "words", "letters", "digit_share", "upper_share", "english_share", "other_language_share", "name_share",
-        "call_number", "length_share", "one_word", "lines_on_book", "two_lines", "within_rules", "latin_share", "mark_share",
+        "words", "letters", "digit_share", "upper_share", "english_share", "other_language_share",
+        "length_share", "one_word", "lines_on_book", "two_lines", "within_rules", "latin_share", "mark_share",
         "relative_length", "crop_agreement",
     ]
 
@@ -41,12 +41,9 @@ package struct TitleCandidates: Sendable {
     let pairing = PairGeometry()
 
     let knowledge: ReadingKnowledge
-    /// The shape of a call number (its pattern is the model's, `TitleModel.callNumberPattern`).
-    let callNumber: NSRegularExpression?
 
-    package init(knowledge: ReadingKnowledge, callNumberPattern: String) {
+    package init(knowledge: ReadingKnowledge) {
         self.knowledge = knowledge
-        callNumber = try? NSRegularExpression(pattern: callNumberPattern)
     }
 
     /// The candidates of a spine with outline `polygon` (normalised corners, clockwise from top-left), lying or
@@ -79,7 +76,7 @@ package struct TitleCandidates: Sendable {
             let digits = scalars.count { $0.properties.numericType == .decimal }
             let marks = scalars.count { !(ReadingKnowledge.isLetter($0) || $0.properties.numericType != nil || $0.properties.isWhitespace) }
             let nonSpace = scalars.count { $0 != " " }
-            let (english, other, names) = shares(text)
+            let (english, other) = shares(text)
             let words = s.split(separator: " ").count
             let similarity: Double
             if rulesKey.isEmpty {
@@ -103,8 +100,7 @@ package struct TitleCandidates: Sendable {
                 log1p(Double(letters.count)) / 4,
                 Double(digits) / Double(max(1, letters.count + digits)),
                 Double(letters.count { $0.properties.isUppercase }) / Double(max(1, letters.count)),
-                english, other, names,
-                isCallNumber(text) ? 1 : 0,
+                english, other,
                 fromLine && length > 0 ? min(1, lineLength * longSide / length) : 0,
                 words == 1 ? 1 : 0,
                 log1p(Double(on.count)) / 3,
@@ -151,22 +147,14 @@ package struct TitleCandidates: Sendable {
         return out
     }
 
-    /// The shares of `text`'s words in the English lists, in the best of the other languages' lists, and in the
-    /// Census names (words of two letters or more).
-    func shares(_ text: String) -> (english: Double, other: Double, names: Double) {
+    /// The shares of `text`'s words in the English lists and in the best of the other languages' lists.
+    func shares(_ text: String) -> (english: Double, other: Double) {
         let words = text.split(whereSeparator: \.isWhitespace).map { ReadingKnowledge.key(String($0)) }.filter { !$0.isEmpty }
-        guard !words.isEmpty else { return (0, 0, 0) }
+        guard !words.isEmpty else { return (0, 0) }
         let n = Double(words.count)
         let english = Double(words.count { knowledge.english.containsKey($0) }) / n
         let other = knowledge.others.map { list in Double(words.count { list.containsKey($0) }) / n }.max() ?? 0
-        let names = Double(words.count { $0.unicodeScalars.count >= 2 && knowledge.names.containsKey($0) }) / n
-        return (english, other, names)
-    }
-
-    func isCallNumber(_ text: String) -> Bool {
-        guard let callNumber else { return false }
-        let range = NSRange(text.startIndex..., in: text)
-        return callNumber.firstMatch(in: text, options: [.anchored], range: range) != nil
+        return (english, other)
     }
 
     /// The share of `text`'s words (keys) that `words` holds: how far the reading spine by spine agrees.

@@ -28,7 +28,7 @@ package struct TitleChoice: Sendable {
 
     /// `spines` (of a photo `width` × `height` whose text lines are `lines`) with their titles decided.
     package func chosen(_ spines: [Spine], lines: [RecordedLine], width: Int, height: Int) -> [Spine] {
-        let candidates = TitleCandidates(knowledge: knowledge ?? .installed, callNumberPattern: model.callNumberPattern)
+        let candidates = TitleCandidates(knowledge: knowledge ?? .installed)
         var out = spines
         var taken: [String: (index: Int, probability: Double)] = [:]
         for (i, spine) in spines.enumerated() {

@@ -2,8 +2,8 @@ import Foundation
 
 /// The learned title decision's model: boosted decision stumps over `TitleCandidates.featureNames` (scikit-learn's
 /// gradient boosting, depth 1), fitted by Tools/reading-lab (scripts/train-title-model) on the development real
-/// photos and the generated set, with the threshold a candidate's probability must reach, the call-number shape
-/// its `call_number` feature tests, and the figures it was chosen by (title-model.json).
+/// photos and the generated set, with the threshold a candidate's probability must reach and the figures it was
+/// chosen by (title-model.json).
 package struct TitleModel: Sendable, Decodable {
     /// One stump: the log-odds it adds, `left` when the feature is at most `threshold` (compared in single
     /// precision, as scikit-learn compares), else `right`.
@@ -33,20 +33,12 @@ package struct TitleModel: Sendable, Decodable {
     package var initial: Double
     package var stumps: [Stump]
     package var threshold: Double
-    /// The call-number shape the `call_number` feature tests (a regular expression).
-    package var callNumberPattern: String
 
-    package init(features: [String] = TitleCandidates.featureNames, initial: Double, stumps: [Stump], threshold: Double, callNumberPattern: String) {
+    package init(features: [String] = TitleCandidates.featureNames, initial: Double, stumps: [Stump], threshold: Double) {
         self.features = features
         self.initial = initial
         self.stumps = stumps
         self.threshold = threshold
-        self.callNumberPattern = callNumberPattern
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case features, initial, stumps, threshold
-        case callNumberPattern = "call_number_pattern"
     }
 
     /// The committed model (Decision/title-model.json, compiled into the binary); nil when it does not fit this
