@@ -186,6 +186,10 @@ package struct ScanEngine: Sendable {
         if let reader {
             var lettering: [LetteringSpan] = []
             var lines: [RecordedLine] = []
+            // The decision weighs the photo's lines, which are read only where the rules left a spine untitled
+            // (reading them for a shelf the rules titled whole costs a second or more and changes little): with
+            // every spine titled, the rules' titles stand (no `titleTrace`).
+            var deciding = titleChoice != nil
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
@@ -194,17 +198,18 @@ package struct ScanEngine: Sendable {
             {
                 spines = stack
                 rows = [ShelfRow(index: 0, box: NormalizedBox(x: 0, y: 0, width: 1, height: 1), spineCount: stack.count)]
-                if titleChoice != nil { lines = try stackLines(reader, source: source, maxPixels: maxPixels, isCancelled: isCancelled) }
+                if deciding { lines = try stackLines(reader, source: source, maxPixels: maxPixels, isCancelled: isCancelled) }
             } else {
+                deciding = deciding && spines.contains { $0.title == nil }
                 let filled = try fillTitlesFromLines(
-                    reader, source: source, maxPixels: maxPixels, spines: spines, recordingLines: titleChoice != nil, isCancelled: isCancelled)
+                    reader, source: source, maxPixels: maxPixels, spines: spines, recordingLines: deciding, isCancelled: isCancelled)
                 spines = filled.spines
                 lettering = filled.lettering
                 lines = filled.lines
             }
             (spines, rows) = SliverVeto(imageWidth: sourceWidth, imageHeight: sourceHeight).kept(spines, rows: rows)
             (spines, rows) = LetteringJoiner().joined(spines, rows: rows, lettering: lettering)
-            if let titleChoice { spines = titleChoice.chosen(spines, lines: lines, width: sourceWidth, height: sourceHeight) }
+            if deciding, let titleChoice { spines = titleChoice.chosen(spines, lines: lines, width: sourceWidth, height: sourceHeight) }
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now

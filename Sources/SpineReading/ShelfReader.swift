@@ -128,8 +128,8 @@ package struct ShelfReader: Sendable {
     /// `texts` that have none (or a title that gives way to a line's), when the pool has PP-OCR and some
     /// spine has no title. A wide box whose lines stand side by side is parted into its books first
     /// (`MergedSpineSplitter`; `rows` holds each spine's row). The photo is read along standing spines both
-    /// ways, and upright too when a spine lies. With `recordingLines` the lines are read (and returned) also
-    /// when every spine has a title, for the title decision (`TitleChoice`). Returns the texts (of the spines as
+    /// ways, and upright too when a spine lies. With `recordingLines` the lines read are returned too, for the
+    /// title decision (`TitleChoice`); with every spine titled none are read. Returns the texts (of the spines as
     /// parted) with where the cuts lie, where the lettering of the photo's standing lines lies and the lines read;
     /// `texts` unchanged, no cuts and no lettering with Tesseract alone or nothing to fill, nil when cancelled.
     package func fillTitlesFromLines(
@@ -137,7 +137,7 @@ package struct ShelfReader: Sendable {
         isCancelled: () -> Bool
     ) throws -> LineReading? {
         let untitled = spines.indices.filter { $0 < texts.count && texts[$0].title == nil }
-        guard !untitled.isEmpty || recordingLines, pool.kind != .tesseract else { return LineReading(texts: texts) }
+        guard !untitled.isEmpty, pool.kind != .tesseract else { return LineReading(texts: texts) }
         let photo = try Self.wholePhoto(source, longSide: PhotoLineReader.longSide, maxPixels: maxPixels)
         if isCancelled() { return nil }
         let lying = spines.contains { $0.pose == .lying }
@@ -150,8 +150,6 @@ package struct ShelfReader: Sendable {
         let filled = try pool.withSceneTextReader { engine -> LineReading? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
             let recorded = recordingLines ? lines.map { RecordedLine($0, photoLongSide: side) } : []
-            // Every spine titled: the lines are only recorded (the rules have nothing to fill).
-            guard !untitled.isEmpty else { return LineReading(texts: texts, lines: recorded) }
             let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
             guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans, lines: recorded) }
             let cuts = MergedSpineSplitter().cuts(spines, rows: rows, lines: lines, photoWidth: photo.width, photoHeight: photo.height)

@@ -27,7 +27,9 @@ enum BookList {
 
     /// Why a spine's title is what it is, in a few words.
     static func explanation(_ trace: TitleTrace?) -> String {
-        guard let trace else { return "no decision stage ran (Tesseract alone reads titles by its rules)" }
+        guard let trace else {
+            return "no decision stage ran: the rules' reading stands (the learned decision needs PP-OCR and a spine the rules left untitled)"
+        }
         let rules = trace.rulesTitle.map { "the rules gave \"\(ServerText.sanitized($0))\"" } ?? "the rules gave none"
         guard trace.candidates > 0, let p = trace.probability else { return "no candidate: no line of the photo lies on it and \(rules)" }
         let odds = "p \(String(format: "%.2f", p)) of \(trace.candidates) candidate\(trace.candidates == 1 ? "" : "s"); \(rules)"
