@@ -109,6 +109,7 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .postgres,
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -215,7 +216,9 @@ let package = Package(
             path: "Tools/BookscanTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ImageKitTests", dependencies: ["BookscanTestSupport", "ImageKit", "ImagePreparation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImageKitTests", dependencies: ["BookscanTestSupport", "ImageKit", "ImagePreparation"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ScanProtocolTests", dependencies: ["ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScanEngineTests", dependencies: ["BookscanTestSupport", "ScanEngine", "ImageKit", "ImagePreparation", "ScanProtocol", "SpineReading"],
@@ -242,7 +245,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["BookscanTestSupport", "ScanService", .logging], swiftSettings: swiftSettings),
+            name: "PostgresStoreTests",
+            dependencies: [
+                "BookscanTestSupport", "ScanProtocol", "ScanService", .logging, .httpTypes, .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ScanAnalyticsTests", dependencies: ["RunModel", "ScanAnalytics", "ScanProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests",

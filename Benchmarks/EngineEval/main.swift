@@ -4,6 +4,8 @@ import BookscanBase
 //     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice]
 //
 // --without learned_choice leaves the learned title decision out (the titles are the rules'): the lab's cache is made so.
+// --without RULE switches one of the reading's rules off (`ReadingRule`: given_names, imprints, edition_lines, name_trim,
+// title_order, stack_reading), for the ablation table; repeat it for several.
 // --lines also records every text line PP-OCR reads on the whole photo (`ShelfReader.recordedLines`) in each
 // prediction file ("lines", with the photo's "width" and "height"): the reading lab's cache (Tools/reading-lab).
 //
@@ -27,6 +29,8 @@ struct Options {
     var lines = false
     /// Reading stages switched off (`TitleTrace.Stage` raw values).
     var without: Set<TitleTrace.Stage> = []
+    /// Reading rules switched off (`ReadingRule` raw values).
+    var rulesOff: Set<ReadingRule> = []
     var threads = 2
     /// nil: `RecognizerKind.configured()`.
     var recognizer: RecognizerKind?
@@ -49,8 +53,13 @@ struct Options {
             case "--long-side": o.longSide = Int(value) ?? o.longSide
             case "--threads": o.threads = Int(value) ?? o.threads
             case "--without":
-                guard let stage = TitleTrace.Stage(rawValue: value) else { return nil }
-                o.without.insert(stage)
+                if let stage = TitleTrace.Stage(rawValue: value) {
+                    o.without.insert(stage)
+                } else if let rule = ReadingRule(rawValue: value) {
+                    o.rulesOff.insert(rule)
+                } else {
+                    return nil
+                }
             case "--recognizer":
                 guard let kind = RecognizerKind(rawValue: value) else { return nil }
                 o.recognizer = kind
@@ -74,8 +83,13 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
 
 guard let options = Options.parse(CommandLine.arguments) else {
-    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice]\n".utf8))
+    FileHandle.standardError.write(Data("usage: EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice|\(ReadingRule.allCases.map(\.rawValue).joined(separator: "|"))]...\n".utf8))
     exit(2)
+}
+// The rules are read once per process from the environment (`ReadingRule.switchedOff`): set it before any reading.
+if !options.rulesOff.isEmpty {
+    setenv(ReadingRule.environmentKey, options.rulesOff.map(\.rawValue).sorted().joined(separator: ","), 1)
+    print("rules off: \(ReadingRule.switchedOff.map(\.rawValue).sorted().joined(separator: ", "))")
 }
 let fm = FileManager.default
 do {

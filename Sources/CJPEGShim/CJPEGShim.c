@@ -192,6 +192,21 @@ int bs_jpeg_read_header(const unsigned char *data, size_t length, bs_jpeg_header
     return 0;
 }
 
+/// `width` CMYK pixels of `in` as RGB (or gray, ITU-R BT.601 weights) in `out`: each channel is its ink's absence
+/// times black's (`inverted`: the samples already are the absences, as Adobe writes them).
+static void cmyk_to_rgb_or_gray(const JSAMPLE *in, JSAMPLE *out, JDIMENSION width, int inverted, int gray) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        unsigned c = in[4 * x], m = in[4 * x + 1], y = in[4 * x + 2], k = in[4 * x + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        unsigned r = (c * k + 127) / 255, g = (m * k + 127) / 255, b = (y * k + 127) / 255;
+        if (gray) {
+            out[x] = (JSAMPLE)((r * 299 + g * 587 + b * 114 + 500) / 1000);
+        } else {
+            out[3 * x] = (JSAMPLE)r; out[3 * x + 1] = (JSAMPLE)g; out[3 * x + 2] = (JSAMPLE)b;
+        }
+    }
+}
+
 int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
                    unsigned long long max_pixels, int strict, int gray, const bs_jpeg_limits *limits,
                    unsigned char *pixels, size_t pixels_len, bs_jpeg_image *out,
@@ -267,7 +282,10 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scale_denom;
-    cinfo->out_color_space = gray ? JCS_GRAYSCALE : JCS_RGB;
+    // CMYK and YCCK (Adobe's, as some scanners and phones save) come out as CMYK samples, turned into RGB or gray
+    // row by row below: libjpeg converts them to nothing else.
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    cinfo->out_color_space = cmyk ? JCS_CMYK : (gray ? JCS_GRAYSCALE : JCS_RGB);
     cinfo->dct_method = JDCT_ISLOW;
     jpeg_start_decompress(cinfo);
     size_t stride = (size_t)cinfo->output_width * (gray ? 1 : 3);
@@ -279,9 +297,18 @@ int bs_jpeg_decode(const unsigned char *data, size_t length, int scale_denom,
         free(cinfo); free(err); free(progress);
         return -5;
     }
+    // One row of CMYK samples, in libjpeg's pool (freed with the decompressor, on every path).
+    JSAMPARRAY cmyk_row = cmyk ? (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, cinfo->output_width * 4, 1) : NULL;
+    // Adobe's marker means Photoshop's inverted CMYK (0 is full ink), which every Adobe CMYK file uses.
+    int inverted = cinfo->saw_Adobe_marker;
     while (cinfo->output_scanline < cinfo->output_height) {
         JSAMPROW row = pixels + stride * cinfo->output_scanline;
-        jpeg_read_scanlines(cinfo, &row, 1);
+        if (!cmyk) {
+            jpeg_read_scanlines(cinfo, &row, 1);
+            continue;
+        }
+        jpeg_read_scanlines(cinfo, cmyk_row, 1);
+        cmyk_to_rgb_or_gray(cmyk_row[0], row, cinfo->output_width, inverted, gray);
     }
     jpeg_finish_decompress(cinfo);
     if (strict && err->warnings > 0) {

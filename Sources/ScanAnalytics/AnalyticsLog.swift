@@ -36,7 +36,7 @@ package struct AnalyticsLog: Sendable {
         return StateDirectory.path(environment: environment) + "/analytics.jsonl"
     }
 
-    /// Appends one record as one line.
+    /// Appends one record as one line, fsynced.
     package func append(_ record: AnalyticsRecord) throws {
         var line = try WireCoding.encode(record)
         line.append(0x0A)
@@ -46,11 +46,15 @@ package struct AnalyticsLog: Sendable {
             if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size + line.count > rotateBytes, size > 0 {
                 try rotate()
             }
+            let created = !FileManager.default.fileExists(atPath: path)
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw AnalyticsError.cannotOpen(path, errno) }
             defer { close(fd) }
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written == line.count else { throw AnalyticsError.shortWrite(path) }
+            // The record lasts a crash once appended (and a new file's entry in its folder).
+            guard fsync(fd) == 0 else { throw AnalyticsError.shortWrite(path) }
+            if created { ReportFile.syncFolder(of: path) }
         }
     }
 

@@ -209,11 +209,10 @@ package struct StrategyMemory: Sendable {
         }
     }
 
+    /// Written as reports are (`ReportFile`): a temporary file fsynced, renamed over the memory, the folder fsynced.
     private func save(_ file: File) throws {
         let data = try JSONEncoder.memory.encode(file)
-        let temporary = path + ".tmp-\(getpid())"
-        try data.write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else { throw AnalyticsError.cannotOpen(path, errno) }
+        try ReportFile.write(bytes: [UInt8](data), to: path)
     }
 
     static func key(_ network: String, _ server: String) -> String { network + "|" + server }

@@ -42,7 +42,7 @@ package struct ScanEngine: Sendable {
         self.configuration = configuration
         reader = try configuration.titles.loadedReader()
         titleChoice = configuration.decidesTitles && reader.map { $0.pool.kind != .tesseract } == true ? TitleChoice.standard : nil
-        if titleChoice != nil { TitleChoice.preload() }
+        if reader != nil { TitleChoice.preload(wordLists: titleChoice != nil) }
     }
 
     /// The recognizer that reads titles and its versions (as `/healthz` and each result name it); nil
@@ -193,7 +193,7 @@ package struct ScanEngine: Sendable {
             spines = try readTitles(
                 reader, source: source, sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixels: maxPixels,
                 spines: spines, reporter: &reporter, progress: progress, isCancelled: isCancelled)
-            if StackReading.isWorthTrying(spines), let stack = try readStack(reader, source: source, maxPixels: maxPixels, thumbnail: found.thumbnail, isCancelled: isCancelled),
+            if ReadingRule.stackReading.isOn, StackReading.isWorthTrying(spines), let stack = try readStack(reader, source: source, maxPixels: maxPixels, thumbnail: found.thumbnail, isCancelled: isCancelled),
                 stack.filter({ $0.title != nil }).count > spines.filter({ $0.title != nil }).count
             {
                 spines = stack

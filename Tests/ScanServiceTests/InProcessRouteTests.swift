@@ -54,6 +54,17 @@ struct InProcessRouteTests {
         }
     }
 
+    @Test("an empty credential never matches, even a service given an empty token: the events route's empty access_token too")
+    func emptyCredential() async throws {
+        let application = ScanServer.inProcess(configuration: ServiceConfiguration(token: ""), logger: .quiet("bookscan.in-process"))
+        try await application.test(.router) { (client) async throws in
+            #expect(try await Self.status(client, Routes.limits, .get, headers: [.authorization: "Bearer "]) == .unauthorized)
+            #expect(try await Self.status(client, Routes.limits, .get, headers: [.authorization: "Bearer  "]) == .unauthorized)
+            let events: String = Routes.multiplexedEvents + "?\(ProtocolNames.jobsQuery)=\(UUID().uuidString.lowercased())&\(ProtocolNames.accessTokenQuery)="
+            #expect(try await Self.status(client, events, .get, headers: [.accept: EventStreamWire.mediaType]) == .unauthorized)
+        }
+    }
+
     @Test("a method a route lacks is 405 with Allow for callers with the token, 401 without; an unknown path is 404 JSON")
     func unmatchedRoutes() async throws {
         try await Self.application().test(.router) { (client) async throws in
@@ -68,6 +79,18 @@ struct InProcessRouteTests {
                 let error = try WireCoding.decoder().decode(ErrorResponse.self, from: Data(response.body.readableBytesView))
                 #expect(error.error.code == .notFound)
             }
+        }
+    }
+
+    @Test("a CMYK JPEG (Adobe's, as scanners save) is accepted like any photo, not refused as undecodable")
+    func cmykUpload() async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../ImageKitTests/Fixtures/cmyk_adobe.jpg")
+        let jpeg = try Data(contentsOf: fixture)
+        try await Self.application().test(.router) { (client) async throws in
+            var headers = Self.bearer
+            headers[.contentType] = "image/jpeg"
+            let status = try await client.execute(uri: Routes.scan(UUID()), method: .put, headers: headers, body: ByteBuffer(bytes: jpeg)) { $0.status }
+            #expect(status == .accepted)
         }
     }
 

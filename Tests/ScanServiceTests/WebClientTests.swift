@@ -4,7 +4,8 @@ import RunModel
 import ScanAnalytics
 import ScanClient
 import ScanProtocol
-import ScanService
+import HTTPTypes
+@testable import ScanService
 import Testing
 
 /// The web client on a real service: the page and its modules with their content types, caching
@@ -83,13 +84,17 @@ struct WebClientTests {
         }
     }
 
-    @Test("a forged Host never writes the CSP: only a plain host[:port] is named in connect-src")
+    @Test("a forged Host never writes the CSP: connect-src names the connection's own address (or the configured origins)")
     func forgedHost() async throws {
         try await Self.with { harness in
             let page = try await harness.http.send(
                 HTTPRequestData(method: "GET", url: harness.baseURL + "/", headers: [("Host", "evil.example/;script-src")], body: nil))
             let policy = try #require(page.header("content-security-policy"))
-            #expect(!policy.contains("evil") && policy.contains("connect-src 'self' blob:;"))
+            #expect(!policy.contains("evil") && policy.contains("connect-src 'self' blob: ws://127.0.0.1:\(harness.service.port) wss://127.0.0.1:\(harness.service.port);"))
+            // The configured origins, when given, are the ones named; a forged one is dropped.
+            let headers = WebClientRoutes.securityHeaders(authorities: ["shelf.local:8080", "evil.example/;script-src"])
+            let configured = try #require(headers[.contentSecurityPolicy])
+            #expect(configured.contains("connect-src 'self' blob: ws://shelf.local:8080 wss://shelf.local:8080;") && !configured.contains("evil"))
         }
     }
 

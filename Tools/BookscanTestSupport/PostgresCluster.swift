@@ -56,16 +56,17 @@ package final class PostgresCluster: Sendable {
     }
 
     /// Creates and starts a cluster; with `tls`, it also listens on 127.0.0.1:`port` over TCP with
-    /// `ssl=on` and that certificate (plain connections stay allowed: clients choose).
-    package init(port: Int = 5432, tls: ServerTLS? = nil) throws {
+    /// `ssl=on` and that certificate (plain connections stay allowed: clients choose); with `tcp` alone, over
+    /// TCP without TLS.
+    package init(port: Int = 5432, tls: ServerTLS? = nil, tcp: Bool = false) throws {
         guard let binaries = Self.binaries else { throw StartFailed(description: Self.unavailableReason ?? "no PostgreSQL") }
         self.binaries = binaries
         self.port = port
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("bookscan-pg-\(UUID().uuidString.prefix(8))").path
         directory = base
         runAs = getuid() == 0 ? "postgres" : nil
-        listensOnTCP = tls != nil
-        var options = "-c listen_addresses='\(tls == nil ? "" : "127.0.0.1")' -k \(base) -p \(port) -c fsync=off"
+        listensOnTCP = tls != nil || tcp
+        var options = "-c listen_addresses='\(listensOnTCP ? "127.0.0.1" : "")' -k \(base) -p \(port) -c fsync=off"
         if tls != nil { options += " -c ssl=on -c ssl_cert_file=\(base)/server.pem -c ssl_key_file=\(base)/server.key" }
         serverOptions = options
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)

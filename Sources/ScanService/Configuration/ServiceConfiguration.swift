@@ -14,6 +14,9 @@ public struct ServiceConfiguration: Sendable {
     public var tls: ServiceTLS? = nil
     /// Where `POST /v1/analytics` appends the web client's run records (`serve --analytics-log`); nil: that route answers 404.
     public var analyticsLogPath: String? = nil
+    /// The `host:port` authorities people open the web page at (`serve` fills in its addresses), whose WebSocket
+    /// origins the page's Content Security Policy names; empty: the address each connection came in on.
+    public var webOrigins: [String] = []
     /// Scans running at once.
     public var workers: Int
     /// Jobs that may wait for a worker; one more is refused with 503.

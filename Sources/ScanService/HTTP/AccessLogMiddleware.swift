@@ -33,6 +33,12 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            // Anything else would leave as a bare 500 with an empty body and no log line: the usual JSON error,
+            // logged like every other answer (the error's type names what failed; its text may hold a query).
+            logger.error("unexpected error", metadata: ["request_id": .string(id), "error_type": .string(String(reflecting: type(of: error)))])
+            response = try ServiceError(.internalServerError, .internal, "internal error; the service log has its request id").response(
+                from: request, context: context)
         }
         if let header = Self.requestIDHeader { response.headers[header] = id }
         let path = request.uri.path

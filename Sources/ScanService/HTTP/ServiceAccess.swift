@@ -1,3 +1,4 @@
+import Foundation
 import ScanProtocol
 
 /// Who may call what: the service's bearer token (nil: everyone may call everything) applied to an
@@ -13,7 +14,10 @@ struct ServiceAccess: Sendable {
     /// Whether a request with these credentials may call an endpoint of `access`.
     func admits(_ access: Routes.Access, authorization: String?, queryToken: String?) -> Bool {
         guard let token, access != .open else { return true }
-        guard let presented = BearerToken.presented(authorization: authorization, queryToken: queryToken, access: access) else { return false }
+        // An empty credential never matches, whatever the service was given.
+        guard let presented = BearerToken.presented(authorization: authorization, queryToken: queryToken, access: access),
+            !presented.trimmingCharacters(in: .whitespaces).isEmpty
+        else { return false }
         return token.matches(presented)
     }
 }

@@ -10,6 +10,9 @@ import ScanProtocol
 /// Policy (scripts, styles and connections only from this origin, no inline script) and an `ETag`
 /// with `Cache-Control: no-cache`, so a phone revalidates cheaply and never mixes modules of two versions.
 struct WebClientRoutes: Sendable {
+    /// The `host:port` authorities the page is opened at (`ServiceConfiguration.webOrigins`), whose `ws:`/`wss:`
+    /// origins its CSP names; empty: the address the connection came in on. Never the request's `Host`.
+    let origins: [String]
 
     /// One compiled-in file of the page.
     struct Asset: Sendable {
@@ -41,18 +44,25 @@ struct WebClientRoutes: Sendable {
     static let page = Asset(PackageResources.index_html, "text/html; charset=utf-8")
 
     func register(on routes: AccessGroups) {
-        routes.on(.webPage, .get) { request, _ in Self.answer(Self.page, to: request) }
+        routes.on(.webPage, .get) { request, context in Self.answer(Self.page, to: request, authorities: authorities(context)) }
         routes.on(.webAsset, .get) { request, context in
             guard let name = context.parameters.get(Routes.webAssetParameter), let asset = Self.assets[name] else {
                 throw ServiceError(.notFound, .notFound, "no file \(request.uri.path.prefix(120))")
             }
-            return Self.answer(asset, to: request)
+            return Self.answer(asset, to: request, authorities: authorities(context))
         }
     }
 
+    /// The configured origins, or the local address `host:port` of the request's connection.
+    func authorities(_ context: ScanRequestContext) -> [String] {
+        guard origins.isEmpty else { return origins }
+        guard let local = context.channel.localAddress, let ip = local.ipAddress, let port = local.port else { return [] }
+        return [(ip.contains(":") ? "[\(ip)]" : ip) + ":\(port)"]
+    }
+
     /// The asset, or `304 Not Modified` when the browser already holds this version.
-    static func answer(_ asset: Asset, to request: Request) -> Response {
-        var headers = securityHeaders(authority: request.head.authority)
+    static func answer(_ asset: Asset, to request: Request, authorities: [String]) -> Response {
+        var headers = securityHeaders(authorities: authorities)
         headers[.eTag] = asset.etag
         headers[.cacheControl] = "no-cache"
         if let held = request.headers[.ifNoneMatch], held.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
@@ -63,12 +73,11 @@ struct WebClientRoutes: Sendable {
     }
 
     /// The headers every file of the page carries. `connect-src` allows the page's own `blob:` URLs (its CSV
-    /// download) and names the WebSocket origins of the
-    /// host the browser asked for explicitly (older Safari does not count `ws:` as `'self'`), only
-    /// when that host is a plain host name or address, so a forged `Host` cannot write the policy.
-    static func securityHeaders(authority: String?) -> HTTPFields {
+    /// download) and names the WebSocket origins of `authorities` explicitly (older Safari does not count `ws:`
+    /// as `'self'`), each only when it is a plain host name or address.
+    static func securityHeaders(authorities: [String]) -> HTTPFields {
         var connect = "'self' blob:"
-        if let authority, isPlainAuthority(authority) { connect += " ws://\(authority) wss://\(authority)" }
+        for authority in authorities where isPlainAuthority(authority) { connect += " ws://\(authority) wss://\(authority)" }
         let policy = [
             "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:", "connect-src \(connect)",
             "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",

@@ -43,7 +43,12 @@ function fraction(value) {
   return Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
 }
 
-/** One CSV row per book (box in pixels of the original photo; row and position 1-based). */
+/** `text` with control characters (Unicode Cc and Cf) turned into spaces and the ends trimmed (BookList's `trimmed`). */
+export function withoutControls(text) {
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, " ").replace(/^[\p{Zs}\t]+|[\p{Zs}\t]+$/gu, "");
+}
+
+/** One CSV row per book (box in pixels of the original photo; row and position 1-based); text fields without control characters. */
 export function csvRows(image, result) {
   const positions = new Map();
   return result.spines.map((spine) => {
@@ -52,7 +57,7 @@ export function csvRows(image, result) {
     const { x, y, width, height } = spine.box;
     const box = [x * result.imageWidth, y * result.imageHeight, width * result.imageWidth, height * result.imageHeight].map((v) => String(swiftRound(v)));
     return [
-      image, String(spine.index + 1), String(spine.row + 1), String(position), spine.title ?? "", spine.author ?? "",
+      withoutControls(image), String(spine.index + 1), String(spine.row + 1), String(position), withoutControls(spine.title ?? ""), withoutControls(spine.author ?? ""),
       fraction(spine.confidence), spine.textConfidence === undefined || spine.textConfidence === null ? "" : fraction(spine.textConfidence),
       ...box,
     ];

@@ -20,10 +20,13 @@ package struct TitleChoice: Sendable {
         TitleModel.committed.map { TitleChoice(model: $0) }
     }
 
-    /// Reads the installed word lists on a thread of their own (about half a second), so that a scan that
-    /// starts meanwhile finds them read by the time it decides titles.
-    package static func preload() {
-        Thread.detachNewThread { _ = ReadingKnowledge.installed }
+    /// Reads the installed word lists and given names on a thread of their own (about half a second), so that a
+    /// scan that starts meanwhile finds them read by the time it decides titles.
+    package static func preload(wordLists: Bool = true) {
+        Thread.detachNewThread {
+            _ = PersonNames.installed
+            if wordLists { _ = ReadingKnowledge.installed }
+        }
     }
 
     /// `spines` (of a photo `width` × `height` whose text lines are `lines`) with their titles decided.

@@ -159,7 +159,7 @@ struct LineTitles: Sendable {
         let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)
         guard line.confidence >= Self.oneWordConfidence, LineCheck.words(text).count == 1, text.filter(\.isLetter).count >= Self.oneWordLetters,
             text.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" }), !TitleEvidence.isNotATitle(text),
-            !TitleEvidence.givenNames.contains(SpineReader.letters(text)), SpineReader.letters(text) != "edition"
+            !TitleEvidence.isGivenName(SpineReader.letters(text)), SpineReader.letters(text) != "edition"
         else { return nil }
         return text
     }
@@ -226,7 +226,7 @@ struct LineTitles: Sendable {
         // RUSSELL HOLMESBY").
         return words.contains { word in
             word != rare && word.count >= 4 && !TextGrouper.connectives.contains(TextGrouper.key(word))
-                && !TitleEvidence.givenNames.contains(word.lowercased()) && lexicon.knowsInLowerCase(word)
+                && !TitleEvidence.isGivenName(word) && lexicon.knowsInLowerCase(word)
         }
     }
 
@@ -235,7 +235,7 @@ struct LineTitles: Sendable {
     static func isGluedName(_ word: String) -> Bool {
         let letters = Array(word.lowercased())
         guard letters.count >= 7 else { return false }
-        return (4...(letters.count - 3)).contains { TitleEvidence.givenNames.contains(String(letters[..<$0])) }
+        return (4...(letters.count - 3)).contains { TitleEvidence.isGivenName(String(letters[..<$0])) }
     }
 
     /// The least confidence (0–1) of a line whose one rare word is taken as a word, and that word's least letters.

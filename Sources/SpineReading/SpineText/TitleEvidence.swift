@@ -9,7 +9,8 @@ enum TitleEvidence {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return true }
         let callNumber = !words.contains { $0.filter(\.isLetter).count >= 3 } && words.contains { $0.contains(where: \.isLetter) }
-        let editionLine = words.count >= 2 && TextGrouper.key(String(words[1])) == "edition" && editionWords.contains(TextGrouper.key(String(words[0])))
+        let editionLine = ReadingRule.editionLines.isOn && words.count >= 2 && TextGrouper.key(String(words[1])) == "edition"
+            && editionWords.contains(TextGrouper.key(String(words[0])))
         return callNumber || editionLine || isImprint(text) || isCredit(words.map(String.init))
     }
 
@@ -22,18 +23,17 @@ enum TitleEvidence {
         }
     }
 
-    /// Whether `text` is a publisher's imprint: one of the common imprints (`imprints`, letters only, case
-    /// aside: "MACMILLAN", "Faber & Faber", "O'REILLY"), or up to three words ending in a publisher's word
-    /// ("Marlow Press", "Mariner Books").
+    /// Whether `text` is a publisher's imprint: up to three words ending in a publisher's word ("Marlow Press",
+    /// "Mariner Books").
     static func isImprint(_ text: String) -> Bool {
         let words = text.split(whereSeparator: \.isWhitespace)
-        guard let last = words.last else { return false }
-        if words.count <= 3, publisherWords.contains(TextGrouper.key(String(last))) { return true }
-        return imprints.contains(String(text.lowercased().filter(\.isLetter)))
+        guard ReadingRule.imprints.isOn, let last = words.last else { return false }
+        return words.count <= 3 && publisherWords.contains(TextGrouper.key(String(last)))
     }
 
     /// Whether `text` is a person's name: two to four words, each capitalised (or in capitals), that start
-    /// with a common given name or initials and hold no English function word ("Michel Biron",
+    /// with initials, or with a given name and end in a surname or a word that is no ordinary word
+    /// (`PersonNames`), and hold no English function word ("Michel Biron",
     /// "J. R. R. TOLKIEN"); "by" before it is allowed.
     static func isPersonName(_ text: String) -> Bool {
         var words = text.split(whereSeparator: \.isWhitespace).map { String($0) }
@@ -54,7 +54,9 @@ enum TitleEvidence {
         // "TOM BROWN'S", "CHRIS BONINGTON'S": a possessive belongs to the title it opens, no author is printed so.
         if let last = words.last, last.hasSuffix("'s") || last.hasSuffix("’s") || last.hasSuffix("'S") || last.hasSuffix("’S") { return false }
         if sawInitial { return words.last.map { $0.filter(\.isLetter).count >= 2 } ?? false }
-        return givenNames.contains(words[0].lowercased().filter(\.isLetter))
+        guard ReadingRule.givenNames.isOn, let last = words.last else { return false }
+        let names = PersonNames.installed
+        return names.isGivenName(words[0]) && (names.isSurname(last) || !names.isOrdinaryWord(last))
     }
 
     /// Whether `text` names two people, joined by "and" or "&" ("Adrian Berry and John Arran", "Abelson and
@@ -75,6 +77,12 @@ enum TitleEvidence {
         return isSide(words[..<join]) && isSide(words[(join + 1)...])
     }
 
+    /// Whether `word` alone is a given name and no ordinary word (`PersonNames.isOnlyAGivenName`), while that
+    /// rule is on.
+    static func isGivenName(_ word: String) -> Bool {
+        ReadingRule.givenNames.isOn && PersonNames.installed.isOnlyAGivenName(word)
+    }
+
     /// The number of words of `words` from `start`, at most `longest`, that form a person's name
     /// (`isPersonName`), longest first, or 0.
     private static func nameLength(_ words: [String], from start: Int, longest: Int = 3) -> Int {
@@ -93,18 +101,21 @@ enum TitleEvidence {
     static func trimmed(_ title: String) -> (title: String, name: String?) {
         var words = title.split(whereSeparator: \.isWhitespace).map { String($0) }
         // An edition line: "Second Edition", "2nd edition", "Revised Edition".
-        if let at = words.indices.dropFirst().first(where: { i in
+        if ReadingRule.editionLines.isOn, let at = words.indices.dropFirst().first(where: { i in
             TextGrouper.key(words[i]) == "edition" && editionWords.contains(TextGrouper.key(words[i - 1]))
         }) {
             words = Array(words[..<(at - 1)])
         }
         // A subtitle that says what kind of book it is: "SHARK THE BIOGRAPHY OF GREG NORMAN", "Sula A Novel".
-        if let at = words.indices.dropFirst().first(where: { i in
+        if ReadingRule.editionLines.isOn, let at = words.indices.dropFirst().first(where: { i in
             i + 1 < words.count && TextGrouper.articles.contains(TextGrouper.key(words[i])) && kindWords.contains(TextGrouper.key(words[i + 1]))
         }) {
             words = Array(words[..<at])
         }
         var name: String?
+        guard ReadingRule.nameTrim.isOn else {
+            return (TextGrouper.withoutStrayMarks(words.joined(separator: " "), keepingApostrophe: true), nil)
+        }
         // "by" and a name at the end.
         if let by = words.lastIndex(where: { $0.lowercased() == "by" }), by >= 1, isPersonName(words[by...].joined(separator: " ")) {
             name = words[(by + 1)...].joined(separator: " ")
@@ -131,7 +142,7 @@ enum TitleEvidence {
     /// more, not a connective and not a given name ("Oliver Charles Dickens" is no title and a name).
     private static func standsAlone(_ word: String) -> Bool {
         word.filter(\.isLetter).count >= 4 && !TextGrouper.connectives.contains(TextGrouper.key(word))
-            && !givenNames.contains(word.lowercased().filter(\.isLetter))
+            && !isGivenName(word)
     }
 
     /// The groups with what is not the title moved out of its place. An imprint or a call number gives way to
@@ -140,7 +151,7 @@ enum TitleEvidence {
     /// `sizeTie` smaller) that is not a name can be the title: spines name the author in lettering as large
     /// as the title's as often as not.
     static func ordered(_ groups: [TextGrouper.Group]) -> [TextGrouper.Group] {
-        guard groups.count >= 2 else { return groups }
+        guard ReadingRule.titleOrder.isOn, groups.count >= 2 else { return groups }
         if isNotATitle(groups[0].text) {
             guard let i = groups.indices.dropFirst().first(where: { i in
                 let g = groups[i]
@@ -169,19 +180,6 @@ enum TitleEvidence {
 
     /// Last words of a publisher's name ("Mariner Books", "Oxford University Press"), which is not a title.
     static let publisherWords: Set<String> = ["press", "books", "publishing", "publishers", "classics", "editions", "verlag"]
-
-    /// Common publishers' imprints, letters only, lower case: printed on spines, never a book's title there.
-    static let imprints: Set<String> = [
-        "abacus", "addisonwesley", "allenunwin", "anchor", "arrow", "atria", "ballantine", "bantam", "batsford", "bloomsbury",
-        "canongate", "cape", "chatto", "chattowindus", "cicerone", "collins", "corgi", "doubleday", "elsevier", "everyman",
-        "faber", "faberandfaber", "faberfaber", "flamingo", "fontana", "fourthestate", "gollancz", "granta", "hachette",
-        "harper", "harpercollins", "harperperennial", "headline", "heinemann", "hodder", "hodderstoughton", "hutchinson",
-        "jonathancape", "knopf", "ladybird", "littlebrown", "lonelyplanet", "macmillan", "mcgrawhill", "methuen", "minerva",
-        "mitpress", "norton", "oreilly", "orion", "oup", "paladin", "pan", "panmacmillan", "pearson", "pelican", "penguin",
-        "phoenix", "picador", "prenticehall", "puffin", "quercus", "randomhouse", "rockfax", "routledge", "scholastic",
-        "sceptre", "scribe", "scribner", "signet", "simonschuster", "sphere", "springer", "tor", "transworld", "usborne",
-        "verso", "viking", "vintage", "virago", "wiley", "wordsworth",
-    ]
 
     /// Words after an article that start a subtitle saying what kind of book it is ("The Biography of …",
     /// "A Novel"), which the title ends before.

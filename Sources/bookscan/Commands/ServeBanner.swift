@@ -25,6 +25,23 @@ struct ServeBanner {
         return addresses.map(url)
     }
 
+    /// The `host:port` authorities the page can be opened at, for its Content Security Policy
+    /// (`ServiceConfiguration.webOrigins`): those of `urls`, and loopback's names for a wildcard or loopback host;
+    /// empty for port 0 (the port is known only once bound: each connection's own address is used then).
+    func authorities(lanAddresses: [String]) -> [String] {
+        guard port > 0 else { return [] }
+        func authority(_ address: String) -> String {
+            (address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address) + ":\(port)"
+        }
+        let named = Self.wildcardHosts.contains(host) ? lanAddresses : [host]
+        let loopback = Self.wildcardHosts.contains(host) || ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+        var out: [String] = []
+        for address in named + (loopback ? ["127.0.0.1", "localhost"] : []) where !out.contains(authority(address)) {
+            out.append(authority(address))
+        }
+        return out
+    }
+
     /// The banner's text; `drawsCodes` adds a QR code under each URL of a wildcard host.
     func text(lanAddresses: [String], drawsCodes: Bool) -> String {
         let urls = urls(lanAddresses: lanAddresses)

@@ -101,6 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnections >= 0, minBodyRate >= 0 else { throw ValidationError("--max-connections and --min-body-rate must be 0 (none) or more") }
         guard bodyRateGrace.duration >= .zero else { throw ValidationError("--body-rate-grace must not be negative") }
         guard headerTimeout.duration > .zero, idleTimeout.duration > .zero else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
+        // An empty token is no token: it would admit every caller that sends an empty one.
+        if let token, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--token is empty; give a token, or leave --token out to serve without one (loopback only)")
+        }
     }
 
     /// The shared-store settings from the flags and environment; nil without a database.
@@ -174,7 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
                 say("database \(database.url): \(note)")
                 return
             } catch {
-                say("database \(database.url): \(String(describing: error).prefix(300))", level: .error)
+                say("database \(database.url): \(DatabaseErrorText.describe(error, url: database.url) ?? String(String(describing: error).prefix(300)))", level: .error)
                 throw ExitCode(ExitStatus.unreachable.rawValue)
             }
         }
@@ -192,6 +196,8 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConnections = maxConnections > 0 ? maxConnections : nil
         settings.bodyRateFloor = minBodyRate > 0 ? BodyRateFloor(bytesPerSecond: minBodyRate, grace: bodyRateGrace.duration) : nil
         settings.analyticsLogPath = analyticsLog
+        let banner = ServeBanner(scheme: tlsCertificate == nil ? "http" : "https", host: host, port: port)
+        settings.webOrigins = banner.authorities(lanAddresses: ServeBanner.lanAddresses(ipv6: host.contains(":")))
         settings.headerTimeout = headerTimeout.duration
         settings.idleTimeout = idleTimeout.duration
         settings.engine.titles = .recognizer(recognizer, OCRSettings(dataPath: ocrData, language: ocrLanguage))
@@ -229,6 +235,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as SpineReadingError {
             say("\(error)", level: .error)
             throw ExitCode(ExitStatus.ocrUnavailable.rawValue)
+        } catch {
+            // The shared store's database: say what failed (PSQLError's own text is a generic line on purpose).
+            guard let database, let text = DatabaseErrorText.describe(error, url: database.url) else { throw error }
+            say("database \(database.url): \(text)", level: .error)
+            throw ExitCode(ExitStatus.unreachable.rawValue)
         }
         say("stopped", metadata: ["instance": "\(instanceName)"])
     }

@@ -43,7 +43,9 @@ enum BookList {
     /// The CSV header row.
     static let csvHeader = ["image", "book", "row", "position", "title", "author", "confidence", "text_confidence", "x", "y", "width", "height"]
 
-    /// One CSV row per book of `result` (box in pixels of the original photo; row and position 1-based).
+    /// One CSV row per book of `result` (box in pixels of the original photo; row and position 1-based). Text
+    /// fields lose their control characters as the terminal's lines do (`trimmed`): a title read by OCR or sent
+    /// by a server may hold ESC, BEL or C1 codes that a spreadsheet or `cat` would act on.
     static func csvRows(image: String, result: ScanResult) -> [[String]] {
         var positions: [Int: Int] = [:]
         return result.spines.map { spine in
@@ -51,7 +53,7 @@ enum BookList {
             positions[spine.row] = position
             let box = spine.box.pixels(width: result.imageWidth, height: result.imageHeight).map { String(Int($0.rounded())) }
             return [
-                image, String(spine.index + 1), String(spine.row + 1), String(position), spine.title ?? "", spine.author ?? "",
+                image.trimmed, String(spine.index + 1), String(spine.row + 1), String(position), spine.title?.trimmed ?? "", spine.author?.trimmed ?? "",
                 fraction(spine.confidence), spine.textConfidence.map(fraction) ?? "",
             ] + box
         }

@@ -67,6 +67,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// The socket file of `socketDirectory` (`DIR/.s.PGSQL.PORT`).
     public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 
+    /// Where the server is: `HOST:PORT`, or the socket file.
+    public var endpoint: String { socketPath ?? "\(host ?? ""):\(port)" }
+
     /// The URL without its password.
     public var description: String {
         var query = socketDirectory.map { ["host=\($0)"] } ?? []

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The reading's rules that the reading lab can switch off one at a time, to measure what each gains on
+/// photos it was not fitted to (the ablation table in BENCHMARKS.md). A rule switched off behaves as if it
+/// never matched. The switch is read once per process from `BOOKSCAN_READING_RULES_OFF` (names separated by
+/// commas); `EngineEval --without NAME` sets it. Scans never set it.
+package enum ReadingRule: String, CaseIterable, Sendable {
+    /// A line that starts with a Census given name and ends in a surname or no ordinary word (`PersonNames`) is a
+    /// person's; off: only initials ("J. R. R. Tolkien") mark a name.
+    case givenNames = "given_names"
+    /// A line ending in a publisher's word ("Marlow Press") is an imprint, no title.
+    case imprints
+    /// An edition line ("Second Edition") and what follows it, or a subtitle naming the kind of book
+    /// ("A Novel"), end the title.
+    case editionLines = "edition_lines"
+    /// A person's name before or after the title is cut off it (and may be the author).
+    case nameTrim = "name_trim"
+    /// An imprint, call number or name in the title's place gives way to another line (`TitleEvidence.ordered`).
+    case titleOrder = "title_order"
+    /// A photo whose spines gave almost no titles is read again as a stack of lying books.
+    case stackReading = "stack_reading"
+
+    /// The rules switched off in this process.
+    package static let switchedOff: Set<ReadingRule> = parse(ProcessInfo.processInfo.environment[environmentKey] ?? "")
+
+    /// The environment variable that switches rules off.
+    package static let environmentKey = "BOOKSCAN_READING_RULES_OFF"
+
+    /// Whether the rule applies in this process.
+    package var isOn: Bool { !Self.switchedOff.contains(self) }
+
+    /// The rules named in `list` (comma separated; unknown names are ignored).
+    package static func parse(_ list: String) -> Set<ReadingRule> {
+        Set(list.split(separator: ",").compactMap { ReadingRule(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+    }
+}
