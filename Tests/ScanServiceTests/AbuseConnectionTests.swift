@@ -33,6 +33,32 @@ struct AbuseConnectionTests {
         }
     }
 
+    @Test(
+        "a malformed first request is answered 400 JSON and closed at once, not held to the header deadline",
+        arguments: [
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n",
+            "GET /healthz HTTP/1.1\nHost: 127.0.0.1\nX-Bare: lf\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Folded: a\r\n  b\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + String(repeating: "X-Many: 1\r\n", count: 10_000) + "\r\n",
+        ])
+    func malformedFirstRequest(_ request: String) async throws {
+        // A header deadline far longer than the test: an answer can only come from the parser's refusal.
+        try await ServiceHarness.with(ServiceConfiguration(headerTimeout: .seconds(60), idleTimeout: .seconds(60))) { harness in
+            let port = harness.service.port
+            let (text, ending) = try await onThread {
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                socket.send(request)
+                return socket.readUntilClosed()
+            }
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(text.prefix(200))")
+            #expect(text.contains("\"bad_request\""), "\(text.prefix(300))")
+            #expect(ending == .closed)
+            #expect(try await harness.health().status == "ok")
+        }
+    }
+
     @Test("a head trickled a byte at a time is cut off at the header deadline, not kept alive by each byte")
     func trickledHead() async throws {
         try await ServiceHarness.with(Self.quick) { harness in
