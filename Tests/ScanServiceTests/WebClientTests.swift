@@ -58,7 +58,7 @@ struct WebClientTests {
             #expect(page.status == 200)
             #expect(page.header("content-type") == "text/html; charset=utf-8")
             let html = String(decoding: page.body, as: UTF8.self)
-            #expect(html.contains("capture=\"environment\"") && html.contains("accept=\"image/jpeg\""))
+            #expect(html.contains("capture=\"environment\"") && html.contains("accept=\"image/*\""))
             #expect(!html.contains("<script>") && html.range(of: #" on[a-z]+="#, options: .regularExpression) == nil, "no inline script or handler")
             let policy = try #require(page.header("content-security-policy"))
             #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("img-src 'self' blob: data:"))

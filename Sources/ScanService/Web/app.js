@@ -3,10 +3,13 @@
 import { LadderTracker } from "./tracker.js";
 import { STAGE_LABELS } from "./merge.js";
 import { renderResult } from "./result.js";
-import { getJSON, postAnalytics, preparePhoto, tokenStore, upload } from "./upload.js";
+import { getJSON, plainError, postAnalytics, preparePhoto, thumbnail, tokenStore, upload } from "./upload.js";
 
 const HISTORY_KEY = "bookscan.history";
 const HISTORY_LENGTH = 30;
+/** The scans shown on the page (running or finished, until dismissed): a reload or an app switch picks them up. */
+const OPEN_KEY = "bookscan.open";
+const OPEN_LENGTH = 20;
 const $ = (selector) => document.querySelector(selector);
 
 const page = { limits: null, version: "unknown", trackers: new Set(), photos: new Map() };
@@ -82,6 +85,12 @@ function showHistory() {
   list.replaceChildren();
   for (const entry of readHistory()) {
     const item = document.createElement("li");
+    if (entry.thumb) {
+      const photo = document.createElement("img");
+      photo.src = entry.thumb;
+      photo.alt = "";
+      item.append(photo);
+    }
     const link = document.createElement("a");
     link.href = `#job=${entry.jobId}`;
     link.textContent = entry.name;
@@ -104,12 +113,66 @@ async function openFromHistory() {
   if (answer.status === 200 && answer.body?.state === "succeeded" && answer.body.result) {
     card.progress.value = 1;
     card.stage.textContent = "done";
-    card.body.append(renderResult({ result: answer.body.result, imageName: name, photoURL: page.photos.get(match[1]) ?? null }));
+    card.body.append(renderResult({ result: answer.body.result, imageName: name, photoURL: page.photos.get(match[1]) ?? entry?.thumb ?? null }));
   } else if (answer.status === 404) {
     card.stage.textContent = "The service no longer keeps this scan.";
   } else {
     card.stage.textContent = answer.body?.error?.message ?? `This scan is ${answer.body?.state ?? "not readable now"}.`;
   }
+}
+
+// MARK: the scans on the page, kept across reloads
+
+function readOpen() {
+  try {
+    const list = JSON.parse(localStorage.getItem(OPEN_KEY) ?? "[]");
+    return Array.isArray(list) ? list.filter((entry) => /^[0-9a-f-]{36}$/.test(entry?.jobId ?? "")) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeOpen(list) {
+  try {
+    localStorage.setItem(OPEN_KEY, JSON.stringify(list.slice(0, OPEN_LENGTH)));
+  } catch {
+    // Storage full or off: the scan goes on, only a reload would lose it.
+  }
+}
+
+/** Keeps (or updates) the page's record of a scan: id, name, the last event seen, its small photo. */
+function keepOpen(jobId, patch) {
+  const list = readOpen();
+  const at = list.findIndex((entry) => entry.jobId === jobId);
+  if (at >= 0) list[at] = { ...list[at], ...patch };
+  else list.unshift({ jobId, ...patch });
+  writeOpen(list);
+}
+
+function dropOpen(jobId) {
+  writeOpen(readOpen().filter((entry) => entry.jobId !== jobId));
+}
+
+/** After a reload: each scan the page showed comes back, followed on from where it was or with its result. */
+async function resumeOpen() {
+  const running = [];
+  for (const entry of [...readOpen()].reverse()) {
+    const card = newCard(entry.name ?? "photo.jpg");
+    card.root.dataset.jobId = entry.jobId;
+    if (entry.thumb) page.photos.set(entry.jobId, entry.thumb);
+    const answer = await getJSON(`/v1/scans/${entry.jobId}`).catch(() => ({ status: 0 }));
+    if (answer.status === 404) {
+      ended(card, "failed", "The service no longer keeps this scan.");
+    } else if (answer.status !== 200 || !answer.body) {
+      ended(card, "failed", plainError(new Error(answer.body?.error?.message ?? ""), card.name.textContent));
+    } else {
+      running.push({ card, snapshot: answer.body });
+    }
+  }
+  if (running.length === 0) return;
+  const cards = new Map(running.map(({ card, snapshot }) => [snapshot.jobId.toLowerCase(), card]));
+  const tracker = newTracker(cards, running.length > 1 && (page.limits?.maxJobsPerEventSocket ?? 1) > 1, running.length > 1);
+  for (const { snapshot } of running) tracker.add(snapshot);
 }
 
 // MARK: scanning
@@ -119,11 +182,29 @@ function newCard(name) {
   const card = {
     root: template.querySelector(".job"), name: template.querySelector(".name"), upload: template.querySelector(".upload"),
     progress: template.querySelector(".progress"), stage: template.querySelector(".stage"), via: template.querySelector(".via"),
-    body: template.querySelector(".job-body"),
+    body: template.querySelector(".job-body"), actions: template.querySelector(".actions"), retry: template.querySelector(".retry"),
   };
   card.name.textContent = name;
+  template.querySelector(".dismiss").addEventListener("click", () => {
+    if (card.root.dataset.jobId) dropOpen(card.root.dataset.jobId);
+    card.root.remove();
+  });
   $("#jobs").prepend(card.root);
   return card;
+}
+
+/** Marks `card` ended (`outcome`), with `message` when it failed; a failed photo that `file` can send again gets "Try again". */
+function ended(card, outcome, message = null, file = null) {
+  card.root.dataset.outcome = outcome;
+  if (message) card.stage.textContent = message;
+  card.actions.hidden = false;
+  if (file) {
+    card.retry.hidden = false;
+    card.retry.addEventListener("click", () => {
+      card.root.remove();
+      scan([file]);
+    }, { once: true });
+  }
 }
 
 function analyticsRecord(jobId, summary, command) {
@@ -141,46 +222,64 @@ function analyticsRecord(jobId, summary, command) {
   };
 }
 
+/** A tracker for the jobs of `cards` (jobId → card), on one multiplexed subscription when `multiplexed`. */
+function newTracker(cards, multiplexed, batch) {
+  const tracker = new LadderTracker({
+    env: browserEnv, token: tokenStore.get(), multiplexed, heartbeatSeconds: page.limits?.heartbeatSeconds ?? null,
+    forced, eventStream: page.limits?.eventStream !== false,
+    onEvent: (jobId, event, fraction) => {
+      const card = cards.get(jobId);
+      card.progress.value = fraction;
+      card.progress.textContent = `${Math.round(fraction * 100)} %`;
+      card.stage.textContent = `${STAGE_LABELS[event.stage] ?? event.stage} · ${Math.round(fraction * 100)} %`;
+      keepOpen(jobId, { seq: event.seq });
+    },
+    onEnd: (jobId, summary) => {
+      const card = cards.get(jobId);
+      card.via.textContent = `via ${summary.transport} (${summary.strategy})`;
+      card.root.dataset.strategy = summary.strategy;
+      const result = summary.event?.result;
+      if (summary.outcome === "succeeded" && result) {
+        card.progress.value = 1;
+        card.body.append(renderResult({ result, imageName: card.name.textContent, photoURL: page.photos.get(jobId) }));
+        const kept = readOpen().find((entry) => entry.jobId === jobId);
+        remember({ jobId, name: card.name.textContent, at: Date.now(), books: result.spines.length, thumb: kept?.thumb });
+        ended(card, "succeeded");
+      } else {
+        ended(card, summary.outcome, summary.error?.message ?? summary.event?.error?.message ?? `The scan ended: ${summary.outcome.replace("_", " ")}.`);
+      }
+      // Once per scan: a scan picked up again after a reload was reported when it ended.
+      if (!readOpen().find((entry) => entry.jobId === jobId)?.reported) {
+        postAnalytics(analyticsRecord(jobId, summary, batch ? "batch" : "scan"));
+        keepOpen(jobId, { reported: true });
+      }
+      if (tracker.unfinished().length === 0) page.trackers.delete(tracker);
+    },
+    onTransport: (label) => {
+      for (const [jobId, card] of cards) if (tracker.jobs.has(jobId) && !card.root.dataset.outcome) card.via.textContent = `via ${label}`;
+    },
+  });
+  page.trackers.add(tracker);
+  return tracker;
+}
+
 async function scan(files) {
-  const photos = [...files].filter((file) => file.type.startsWith("image/"));
-  if (photos.length === 0 || !page.limits) return;
+  if (!page.limits) return;
+  const photos = [];
+  for (const file of files) {
+    if (file.type.startsWith("image/")) {
+      photos.push(file);
+    } else {
+      // Said, not silently skipped: a document picked by mistake.
+      ended(newCard(file.name), "rejected", `${file.name} is not a photo (${file.type || "an unknown kind of file"}).`);
+    }
+  }
+  if (photos.length === 0) return;
   const batch = photos.length > 1;
   const cards = new Map();
   // A batch shares one multiplexed subscription per `maxJobsPerEventSocket` jobs; without that
   // route (an older service) every job has a tracker of its own.
   const groupSize = batch ? Math.max(1, page.limits.maxJobsPerEventSocket ?? 1) : 1;
-  const makeTracker = () => {
-    const tracker = new LadderTracker({
-      env: browserEnv, token: tokenStore.get(), multiplexed: groupSize > 1, heartbeatSeconds: page.limits.heartbeatSeconds,
-      forced, eventStream: page.limits.eventStream !== false,
-      onEvent: (jobId, event, fraction) => {
-        const card = cards.get(jobId);
-        card.progress.value = fraction;
-        card.progress.textContent = `${Math.round(fraction * 100)} %`;
-        card.stage.textContent = `${STAGE_LABELS[event.stage] ?? event.stage} · ${Math.round(fraction * 100)} %`;
-      },
-      onEnd: (jobId, summary) => {
-        const card = cards.get(jobId);
-        card.via.textContent = `via ${summary.transport} (${summary.strategy})`;
-        card.root.dataset.strategy = summary.strategy;
-        card.root.dataset.outcome = summary.outcome;
-        const result = summary.event?.result;
-        if (summary.outcome === "succeeded" && result) {
-          card.body.append(renderResult({ result, imageName: card.name.textContent, photoURL: page.photos.get(jobId) }));
-          remember({ jobId, name: card.name.textContent, at: Date.now(), books: result.spines.length });
-        } else {
-          card.stage.textContent = summary.error?.message ?? summary.event?.error?.message ?? `The scan ended: ${summary.outcome.replace("_", " ")}.`;
-        }
-        postAnalytics(analyticsRecord(jobId, summary, batch ? "batch" : "scan"));
-        if (tracker.unfinished().length === 0) page.trackers.delete(tracker);
-      },
-      onTransport: (label) => {
-        for (const [jobId, card] of cards) if (tracker.jobs.has(jobId) && !card.root.dataset.outcome) card.via.textContent = `via ${label}`;
-      },
-    });
-    page.trackers.add(tracker);
-    return tracker;
-  };
   let tracker = null;
   let inGroup = 0;
   for (const file of photos) {
@@ -190,23 +289,24 @@ async function scan(files) {
     cards.set(jobId, card);
     try {
       card.stage.textContent = "preparing";
-      const prepared = await preparePhoto(file, page.limits.recommendedLongSide);
+      const prepared = await preparePhoto(file, page.limits.recommendedLongSide, page.limits.maxBytes ?? Infinity);
       page.photos.set(jobId, URL.createObjectURL(prepared.blob));
+      const thumb = await thumbnail(prepared.blob).catch(() => null);
       card.stage.textContent = "uploading";
       const startedAt = performance.now();
       const sent = await upload(jobId, prepared.blob, (fraction) => {
         card.upload.value = fraction;
         card.upload.textContent = `${Math.round(fraction * 100)} %`;
       });
+      keepOpen(jobId, { name: file.name, seq: sent.snapshot.seq ?? 0, thumb });
       if (!tracker || inGroup === groupSize) {
-        tracker = makeTracker();
+        tracker = newTracker(cards, groupSize > 1, batch);
         inGroup = 0;
       }
       inGroup += 1;
       tracker.add(sent.snapshot, { startedAt, seconds: sent.seconds, bytes: prepared.blob.size, attempts: sent.attempts });
     } catch (error) {
-      card.stage.textContent = error.message ?? "The photo could not be sent.";
-      card.root.dataset.outcome = "rejected";
+      ended(card, "rejected", plainError(error, file.name), error.notAPhoto || error.code === "undecodable_image" ? null : file);
       if (error.status === 401) connect();
     }
   }
@@ -252,4 +352,4 @@ function wire() {
 
 wire();
 showHistory();
-connect().then(openFromHistory);
+connect().then(() => (page.limits ? resumeOpen() : null)).then(openFromHistory);

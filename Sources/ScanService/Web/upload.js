@@ -51,24 +51,69 @@ export async function getJSON(path) {
   return { status: response.status, body, retryAfterSeconds: retryAfter(response.headers.get("Retry-After")) };
 }
 
+/** Whether the service keeps an analytics log: it answers 404 when `serve` has no --analytics-log, and then
+ * the page sends no more records. */
+let analyticsKept = true;
+
 /** POST one analytics record (best effort: a run is not worse for a record that did not arrive). */
 export async function postAnalytics(record) {
+  if (!analyticsKept) return;
   try {
-    await fetch("/v1/analytics", {
+    const response = await fetch("/v1/analytics", {
       method: "POST", headers: { "Content-Type": "application/json", ...authHeaders() }, body: JSON.stringify(record), keepalive: true,
     });
+    if (response.status === 404) analyticsKept = false;
   } catch {
     // Offline: the record is lost, the result is not.
   }
 }
 
-/** `file` as an upload-ready JPEG: the file itself when it is a JPEG within `longSide`, else decoded
- * upright (EXIF orientation applied by the browser), scaled so its long side is `longSide`, re-encoded. */
-export async function preparePhoto(file, longSide) {
-  const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+/** Why a photo could not be scanned, in words a person understands (the service's error codes, the
+ * browser's failure to open a file). */
+export function plainError(error, name) {
+  if (error?.name === "InvalidStateError" || error?.name === "EncodingError" || error?.notAPhoto) return `${name} is not a photo this browser can open.`;
+  switch (error?.code) {
+    case "undecodable_image": return `${name} could not be read as a photo: it may be damaged, or not a JPEG.`;
+    case "payload_too_large": return `${name} is too large to send, even made smaller.`;
+    case "too_many_pixels": return `${name} has more pixels than this service accepts.`;
+    case "unsupported_media_type": return `${name} is not a photo this service accepts.`;
+    case "queue_full": return "The service is busy. Try again in a moment.";
+    case "unauthorized": return "The access token was not accepted.";
+    default: break;
+  }
+  if (error?.status === 0) return "The service cannot be reached. Check the connection, then try again.";
+  return error?.message ?? `${name} could not be sent.`;
+}
+
+/** A small JPEG data URL of `blob` (long side `side`), kept with a scan so that it shows its photo after a reload. */
+export async function thumbnail(blob, side = 320) {
+  const bitmap = await createImageBitmap(blob);
+  try {
+    const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return canvas.toDataURL("image/jpeg", 0.6);
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** `file` as an upload-ready JPEG: the file itself when it is a JPEG within `longSide` and `maxBytes`, else decoded
+ * upright (EXIF orientation applied by the browser), scaled so its long side is at most `longSide`, re-encoded. A file
+ * the browser cannot open rejects with an error marked `notAPhoto`. */
+export async function preparePhoto(file, longSide, maxBytes = Infinity) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch (error) {
+    error.notAPhoto = true;
+    throw error;
+  }
   try {
     const long = Math.max(bitmap.width, bitmap.height);
-    if (file.type === "image/jpeg" && long <= longSide) return { blob: file, width: bitmap.width, height: bitmap.height, scaled: false };
+    if (file.type === "image/jpeg" && long <= longSide && file.size <= maxBytes) return { blob: file, width: bitmap.width, height: bitmap.height, scaled: false };
     const scale = Math.min(1, longSide / long);
     const width = Math.max(1, Math.round(bitmap.width * scale));
     const height = Math.max(1, Math.round(bitmap.height * scale));
