@@ -18,6 +18,9 @@ public enum Routes {
     public static let webAssetsPrefix = "/web"
     /// Where a client that is not the CLI (the web page) appends its run records to the service's analytics log.
     public static let analytics = "/v1/analytics"
+    /// Where a client that cannot set headers on a WebSocket or an event stream (a browser) gets a short-lived
+    /// events ticket (`EventsTicket`) for `?ticket=`, so the long-lived token never goes into a URL.
+    public static let tickets = "/v1/tickets"
     /// Name of the asset parameter in the web assets pattern.
     public static let webAssetParameter = "asset"
     /// The multiplexed events route: one WebSocket or event stream for many jobs (`?jobs=ID,ID:N,…`).
@@ -43,6 +46,7 @@ public enum Routes {
         /// One file of the web client (`:asset` is the parameter `webAssetParameter`).
         public static let webAsset = "\(Routes.webAssetsPrefix)/:\(Routes.webAssetParameter)"
         public static let analytics = Routes.analytics
+        public static let tickets = Routes.tickets
     }
 
     /// `/v1/scans/{jobId}`: PUT uploads, GET reads the snapshot, DELETE cancels.
@@ -120,7 +124,7 @@ public enum Routes {
 
     /// The endpoints of protocol v1: the pattern each is registered under, its methods and who may call it.
     public enum Endpoint: CaseIterable, Sendable {
-        case scan, events, multiplexedEvents, limits, health, metrics, openAPI, webPage, webAsset, analytics
+        case scan, events, multiplexedEvents, limits, health, metrics, openAPI, webPage, webAsset, analytics, tickets
 
         /// The router pattern.
         public var pattern: String {
@@ -135,6 +139,7 @@ public enum Routes {
             case .webPage: Pattern.webPage
             case .webAsset: Pattern.webAsset
             case .analytics: Pattern.analytics
+            case .tickets: Pattern.tickets
             }
         }
 
@@ -142,7 +147,7 @@ public enum Routes {
         public var methods: [String] {
             switch self {
             case .scan: ["GET", "HEAD", "PUT", "DELETE"]
-            case .analytics: ["POST"]
+            case .analytics, .tickets: ["POST"]
             default: ["GET", "HEAD"]
             }
         }
@@ -152,7 +157,7 @@ public enum Routes {
             switch self {
             case .health, .openAPI, .webPage, .webAsset: .open
             case .events, .multiplexedEvents: .bearerOrQueryToken
-            case .scan, .limits, .metrics, .analytics: .bearer
+            case .scan, .limits, .metrics, .analytics, .tickets: .bearer
             }
         }
     }
@@ -163,7 +168,8 @@ public enum Routes {
         case open
         /// `Authorization: Bearer <token>`.
         case bearer
-        /// The bearer header, or `?access_token=` (browsers cannot set headers on a WebSocket or an EventSource).
+        /// The bearer header, or `?ticket=` (a short-lived `EventsTicket`), or `?access_token=` (browsers cannot set
+        /// headers on a WebSocket or an EventSource).
         case bearerOrQueryToken
     }
 }
@@ -171,6 +177,8 @@ public enum Routes {
 /// Header and query names of protocol v1.
 public enum ProtocolNames {
     public static let accessTokenQuery = "access_token"
+    /// A short-lived events ticket (`POST /v1/tickets`) in place of the token on the events routes.
+    public static let ticketQuery = "ticket"
     public static let afterQuery = "after"
     /// The job list of the multiplexed events route (`ID,ID:N,…`).
     public static let jobsQuery = "jobs"

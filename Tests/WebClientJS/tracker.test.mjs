@@ -288,3 +288,16 @@ test("a batch job added after the first one ended is still followed (the ladder 
   checkOrder(shown);
   assert.deepEqual(ends.map((e) => e.jobId), [A, B]);
 });
+
+test("with a ticket the events URLs carry it, never the token; without one the token as before", async () => {
+  const env = new FakeEnv();
+  env.ticket = () => "1700000000.abc";
+  const { tracker } = makeTracker(env, { token: "secret token" });
+  tracker.add(snapshot(history(A)[1]));
+  assert.equal(env.sockets[0].path, `/v1/scans/${A}/events?after=0&ticket=1700000000.abc`);
+  assert.ok(!env.sockets[0].path.includes("access_token"));
+  const plain = new FakeEnv();
+  const other = makeTracker(plain, { token: "secret token" });
+  other.tracker.add(snapshot(history(A)[1]));
+  assert.equal(plain.sockets[0].path, `/v1/scans/${A}/events?after=0&access_token=secret%20token`);
+});

@@ -65,7 +65,8 @@ struct EventSocket: EventUpgrades {
         let uri = URI(uri)
         guard let match = Routes.match(path: uri.path), match.endpoint == .events || match.endpoint == .multiplexedEvents,
             access.admits(
-                match.endpoint.access, authorization: authorization, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery))
+                match.endpoint.access, authorization: authorization, queryToken: uri.queryParameters.get(ProtocolNames.accessTokenQuery),
+                ticket: uri.queryParameters.get(ProtocolNames.ticketQuery))
         else { return false }
         if match.endpoint == .multiplexedEvents {
             return uri.queryParameters.get(ProtocolNames.jobsQuery).map { JobCursor.list(fromQuery: $0) != nil } ?? true

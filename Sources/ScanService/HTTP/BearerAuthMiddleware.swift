@@ -13,7 +13,10 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let queryToken = request.uri.queryParameters.get(ProtocolNames.accessTokenQuery)
-        guard access.admits(required, authorization: request.headers[.authorization], queryToken: queryToken) else {
+        guard access.admits(
+            required, authorization: request.headers[.authorization], queryToken: queryToken,
+            ticket: request.uri.queryParameters.get(ProtocolNames.ticketQuery))
+        else {
             throw ServiceError.unauthorized
         }
         return try await next(request, context)

@@ -6,14 +6,19 @@ import ScanProtocol
 /// `100 Continue` and the WebSocket upgrade, so no path spelling is judged two ways.
 struct ServiceAccess: Sendable {
     private let token: BearerToken?
+    /// The short-lived tickets the events routes take in place of the token (`?ticket=`).
+    let tickets: EventsTickets
 
     init(token: String?) {
         self.token = token.map(BearerToken.init)
+        tickets = EventsTickets(token: token)
     }
 
-    /// Whether a request with these credentials may call an endpoint of `access`.
-    func admits(_ access: Routes.Access, authorization: String?, queryToken: String?) -> Bool {
+    /// Whether a request with these credentials may call an endpoint of `access`: the token in the header, or on
+    /// the events routes a valid `ticket` or the token as `queryToken`.
+    func admits(_ access: Routes.Access, authorization: String?, queryToken: String?, ticket: String? = nil) -> Bool {
         guard let token, access != .open else { return true }
+        if access == .bearerOrQueryToken, authorization == nil, let ticket, tickets.isValid(ticket) { return true }
         // An empty credential never matches, whatever the service was given.
         guard let presented = BearerToken.presented(authorization: authorization, queryToken: queryToken, access: access),
             !presented.trimmingCharacters(in: .whitespaces).isEmpty

@@ -19,7 +19,10 @@ struct UnmatchedRouteMiddleware<Context: RequestContext>: RouterMiddleware {
             let path = request.uri.path
             if let endpoint = Routes.match(path: path)?.endpoint {
                 let queryToken = request.uri.queryParameters.get(ProtocolNames.accessTokenQuery)
-                guard access.admits(endpoint.access, authorization: request.headers[.authorization], queryToken: queryToken) else {
+                guard access.admits(
+                    endpoint.access, authorization: request.headers[.authorization], queryToken: queryToken,
+                    ticket: request.uri.queryParameters.get(ProtocolNames.ticketQuery))
+                else {
                     throw ServiceError.unauthorized
                 }
                 let methods = endpoint.methods.joined(separator: ", ")

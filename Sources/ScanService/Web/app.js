@@ -3,7 +3,7 @@
 import { LadderTracker } from "./tracker.js";
 import { STAGE_LABELS } from "./merge.js";
 import { renderResult } from "./result.js";
-import { getJSON, plainError, postAnalytics, preparePhoto, thumbnail, tokenStore, upload } from "./upload.js";
+import { fetchTicket, getJSON, plainError, postAnalytics, preparePhoto, thumbnail, tokenStore, upload } from "./upload.js";
 
 const HISTORY_KEY = "bookscan.history";
 const HISTORY_LENGTH = 30;
@@ -26,7 +26,20 @@ function newJobId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The events ticket the page holds (refreshed well before it expires), so no socket or stream URL carries the token. */
+const tickets = { value: null, until: 0, timer: null };
+
+async function refreshTicket() {
+  clearTimeout(tickets.timer);
+  const got = await fetchTicket();
+  tickets.value = got?.ticket ?? null;
+  tickets.until = got ? performance.now() + (got.seconds - 5) * 1000 : 0;
+  // Two thirds into its life a new one is fetched (a sleeping phone's timer is late: `resume` fetches first).
+  if (got) tickets.timer = setTimeout(refreshTicket, Math.max(5, got.seconds * 2 / 3) * 1000);
+}
+
 const browserEnv = {
+  ticket: () => (tickets.value && performance.now() < tickets.until ? tickets.value : null),
   openSocket(path) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return new WebSocket(`${scheme}//${location.host}${path}`);
@@ -48,6 +61,7 @@ async function connect() {
   const limits = await getJSON("/v1/limits").catch(() => ({ status: 0 }));
   if (limits.status === 200) {
     page.limits = limits.body;
+    await refreshTicket();
     $("#token-form").hidden = true;
     $("#capture").hidden = false;
     $("#status").textContent = "";
@@ -340,7 +354,8 @@ function wire() {
     drop.classList.remove("over");
     scan(dropped.dataTransfer.files);
   });
-  const resume = () => {
+  const resume = async () => {
+    if (performance.now() >= tickets.until) await refreshTicket();
     for (const tracker of page.trackers) tracker.resume();
   };
   document.addEventListener("visibilitychange", () => {

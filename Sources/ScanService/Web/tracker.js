@@ -205,6 +205,9 @@ export class LadderTracker {
       const job = this.unfinished()[0];
       path = `/v1/scans/${job.jobId}/events?after=${job.merge.contiguous}`;
     }
+    // A short-lived ticket where the page has one (POST /v1/tickets): the long-lived token stays out of URLs.
+    const ticket = this.env.ticket?.() ?? null;
+    if (ticket) return `${path}&ticket=${encodeURIComponent(ticket)}`;
     return this.token ? `${path}&access_token=${encodeURIComponent(this.token)}` : path;
   }
 

@@ -51,6 +51,20 @@ export async function getJSON(path) {
   return { status: response.status, body, retryAfterSeconds: retryAfter(response.headers.get("Retry-After")) };
 }
 
+/** A short-lived events ticket (POST /v1/tickets) for the WebSocket and event-stream URLs, or null (no token, an
+ * older service, offline). */
+export async function fetchTicket() {
+  if (!tokenStore.get()) return null;
+  try {
+    const response = await fetch("/v1/tickets", { method: "POST", headers: { Accept: "application/json", ...authHeaders() }, cache: "no-store" });
+    if (response.status !== 200) return null;
+    const body = await response.json();
+    return typeof body?.ticket === "string" ? { ticket: body.ticket, seconds: body.expiresInSeconds ?? 60 } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the service keeps an analytics log: it answers 404 when `serve` has no --analytics-log, and then
  * the page sends no more records. */
 let analyticsKept = true;
