@@ -88,7 +88,7 @@ public struct ScanServer: Sendable {
         // router matched the path: never by looking at the raw path.
         let groups = AccessGroups(router: router, access: access, routeMiddleware: faults.routeMiddleware)
         routes.register(on: groups)
-        WebClientRoutes(origins: configuration.webOrigins).register(on: groups)
+        WebClientRoutes(origins: configuration.webOrigins, scheme: configuration.scheme).register(on: groups)
         TicketRoutes(tickets: access.tickets).register(on: groups)
         AnalyticsIngestRoutes(log: configuration.analyticsLogPath.map { AnalyticsLog(path: $0) }).register(on: groups)
         return router

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import bookscan
+import BookscanBase
+@testable import ScanService
 
 /// The QR encoder of `serve`'s banner, checked by an independent decoder: every version 1…10 at
 /// levels L and M filled to capacity, every mask, and the terminal drawing itself, rendered to PGM
@@ -102,6 +104,24 @@ struct QRCodeTests {
             modules.append(cells.map { $0 == "█" || $0 == "▄" })
         }
         #expect(try await Self.decode(modules, with: zbarimg) == "http://192.168.1.23:8080/")
+    }
+
+    @Test("the page's QR code (/web/qr.svg) is the page's URL on the first LAN address, read back from the SVG by zbarimg")
+    func pageCode() async throws {
+        let routes = WebClientRoutes(origins: ["10.0.0.7:8080", "127.0.0.1:8080", "localhost:8080"], scheme: "http")
+        #expect(routes.phoneURL == "http://10.0.0.7:8080/")
+        #expect(WebClientRoutes(origins: ["127.0.0.1:8080", "localhost:8080"]).phoneURL == nil)
+        let svg = WebClientRoutes.svg(try QRCode(text: "http://10.0.0.7:8080/"))
+        // The SVG's squares back to modules (quiet zone of 4 included in its view box).
+        let side = try #require(svg.firstMatch(of: #/viewBox="0 0 (\d+) /#).flatMap { Int($0.1) })
+        var modules = [[Bool]](repeating: [Bool](repeating: false, count: side - 8), count: side - 8)
+        for square in svg.matches(of: #/M(\d+) (\d+)h1v1h-1z/#) {
+            guard let x = Int(square.1), let y = Int(square.2) else { continue }
+            modules[y - 4][x - 4] = true
+        }
+        #expect(modules == (try QRCode(text: "http://10.0.0.7:8080/")).modules)
+        guard let zbarimg = Self.decoder() else { return }
+        #expect(try await Self.decode(modules, with: zbarimg) == "http://10.0.0.7:8080/")
     }
 
     @Test("one URL for a named host, every LAN address for a wildcard one, IPv6 in brackets, codes only when asked")

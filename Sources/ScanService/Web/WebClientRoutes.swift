@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,6 +14,17 @@ struct WebClientRoutes: Sendable {
     /// The `host:port` authorities the page is opened at (`ServiceConfiguration.webOrigins`), whose `ws:`/`wss:`
     /// origins its CSP names; empty: the address the connection came in on. Never the request's `Host`.
     let origins: [String]
+    /// `http` or `https`, as the page is served.
+    var scheme = "http"
+
+    /// The page's QR code (`/web/qr.svg`): the page's URL on the first configured address that is not loopback,
+    /// for a phone to open it from a computer's screen; nil without one (the route answers 204).
+    var phoneURL: String? {
+        origins.first { origin in !["127.", "localhost", "[::1]"].contains { origin.hasPrefix($0) } }.map { "\(scheme)://\($0)/" }
+    }
+
+    /// The asset name of the QR code.
+    static let qrCodeAsset = "qr.svg"
 
     /// One compiled-in file of the page.
     struct Asset: Sendable {
@@ -46,11 +58,29 @@ struct WebClientRoutes: Sendable {
     func register(on routes: AccessGroups) {
         routes.on(.webPage, .get) { request, context in Self.answer(Self.page, to: request, authorities: authorities(context)) }
         routes.on(.webAsset, .get) { request, context in
+            if context.parameters.get(Routes.webAssetParameter) == Self.qrCodeAsset {
+                // No address but loopback: nothing to show (204, which the page's image takes as no image, quietly).
+                guard let url = phoneURL, let svg = try? Self.svg(QRCode(text: url)) else { return Response(status: .noContent) }
+                return Self.answer(Asset(Array(svg.utf8), "image/svg+xml"), to: request, authorities: authorities(context))
+            }
             guard let name = context.parameters.get(Routes.webAssetParameter), let asset = Self.assets[name] else {
                 throw ServiceError(.notFound, .notFound, "no file \(request.uri.path.prefix(120))")
             }
             return Self.answer(asset, to: request, authorities: authorities(context))
         }
+    }
+
+    /// `code` as an SVG image: one path of dark modules on white, a quiet zone of 4.
+    static func svg(_ code: QRCode) -> String {
+        let side = code.size + 8
+        var path = ""
+        for (y, row) in code.modules.enumerated() {
+            for (x, dark) in row.enumerated() where dark { path += "M\(x + 4) \(y + 4)h1v1h-1z" }
+        }
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges">\
+            <rect width="\(side)" height="\(side)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
+            """
     }
 
     /// The configured origins, or the local address `host:port` of the request's connection.

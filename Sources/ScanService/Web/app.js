@@ -62,6 +62,7 @@ async function connect() {
   if (limits.status === 200) {
     page.limits = limits.body;
     await refreshTicket();
+    showPhoneCode();
     $("#token-form").hidden = true;
     $("#capture").hidden = false;
     $("#status").textContent = "";
@@ -75,6 +76,14 @@ async function connect() {
   } else {
     $("#status").textContent = "The service cannot be reached. Reload to try again.";
   }
+}
+
+/** The QR code of this page on the machine's network address, when the service listens on one (`serve --host`). */
+function showPhoneCode() {
+  const image = $("#phone-code-image");
+  if (image.src) return;
+  image.addEventListener("load", () => { $("#phone-code").hidden = false; }, { once: true });
+  image.src = "/web/qr.svg";
 }
 
 // MARK: history

@@ -1,3 +1,4 @@
+import BookscanBase
 import Foundation
 
 /// What `bookscan serve` prints once it listens: the web client's URL (a phone opens it and

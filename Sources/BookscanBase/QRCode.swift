@@ -3,9 +3,9 @@
 /// mask of the lowest penalty. `modules[y][x]` is true for a dark module; no quiet zone.
 /// The construction follows the standard's order: function patterns, codewords in the zigzag,
 /// mask, format and version information (layout as in Project Nayuki's reference encoder).
-struct QRCode: Equatable {
+package struct QRCode: Equatable {
     /// Error correction level: the share of codewords that may be lost (L about 7 %, M about 15 %).
-    enum Level: CaseIterable {
+    package enum Level: CaseIterable {
         case low, medium
 
         /// The two format bits of the level.
@@ -13,25 +13,25 @@ struct QRCode: Equatable {
     }
 
     /// Why some bytes cannot be a QR code of versions 1…10.
-    enum EncodingError: Error, Equatable {
+    package enum EncodingError: Error, Equatable {
         case tooLong(bytes: Int, maximum: Int)
     }
 
-    let version: Int
-    let level: Level
-    private(set) var mask: Int
-    private(set) var modules: [[Bool]]
+    package let version: Int
+    package let level: Level
+    package private(set) var mask: Int
+    package private(set) var modules: [[Bool]]
     /// Modules of the function patterns (finders, timing, alignment, format, version), never masked.
     private var isFunction: [[Bool]]
 
     /// Side length in modules.
-    var size: Int { modules.count }
+    package var size: Int { modules.count }
 
     /// The versions this encoder makes.
-    static let versions = 1...10
+    package static let versions = 1...10
 
     /// Encodes `bytes` at the smallest version that holds them; `mask` pins a mask (tests), else the best is chosen.
-    init(bytes: [UInt8], level: Level = .medium, mask: Int? = nil) throws {
+    package init(bytes: [UInt8], level: Level = .medium, mask: Int? = nil) throws {
         guard let version = Self.smallestVersion(holding: bytes.count, level: level) else {
             let maximum = Self.dataCodewords(Self.versions.upperBound, level) - 3
             throw EncodingError.tooLong(bytes: bytes.count, maximum: maximum)
@@ -56,7 +56,7 @@ struct QRCode: Equatable {
     }
 
     /// Encodes text as its UTF-8 bytes.
-    init(text: String, level: Level = .medium) throws {
+    package init(text: String, level: Level = .medium) throws {
         try self.init(bytes: Array(text.utf8), level: level)
     }
 
@@ -74,7 +74,7 @@ struct QRCode: Equatable {
     // MARK: data
 
     /// The smallest version that holds `count` bytes at `level`, nil when none of 1…10 does.
-    static func smallestVersion(holding count: Int, level: Level) -> Int? {
+    package static func smallestVersion(holding count: Int, level: Level) -> Int? {
         versions.first { dataBitsNeeded(count, version: $0) <= dataCodewords($0, level) * 8 }
     }
 
@@ -105,7 +105,7 @@ struct QRCode: Equatable {
     }
 
     /// The blocks of a version and level: (error correction codewords per block, data codewords of each block).
-    static func blocks(_ version: Int, _ level: Level) -> (ecPerBlock: Int, data: [Int]) {
+    package static func blocks(_ version: Int, _ level: Level) -> (ecPerBlock: Int, data: [Int]) {
         // ISO/IEC 18004 table 9, versions 1…10: (ec per block, [(blocks, data codewords each)]).
         let table: [(low: (Int, [(Int, Int)]), medium: (Int, [(Int, Int)]))] = [
             ((7, [(1, 19)]), (10, [(1, 16)])),
@@ -125,7 +125,7 @@ struct QRCode: Equatable {
     }
 
     /// Data codewords a version and level hold.
-    static func dataCodewords(_ version: Int, _ level: Level) -> Int { blocks(version, level).data.reduce(0, +) }
+    package static func dataCodewords(_ version: Int, _ level: Level) -> Int { blocks(version, level).data.reduce(0, +) }
 
     /// Splits the data into blocks, appends each block's Reed–Solomon codewords, and interleaves:
     /// the data column by column across blocks, then the error correction likewise.
@@ -194,7 +194,7 @@ struct QRCode: Equatable {
     }
 
     /// Centres of the alignment patterns along each axis (ISO/IEC 18004 annex E), versions 1…10.
-    static func alignmentPositions(_ version: Int) -> [Int] {
+    package static func alignmentPositions(_ version: Int) -> [Int] {
         let table: [[Int]] = [[], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50]]
         return table[version - 1]
     }
@@ -240,7 +240,7 @@ struct QRCode: Equatable {
     }
 
     /// Whether mask `mask` flips the module in row `y`, column `x`.
-    static func masks(_ mask: Int, x: Int, y: Int) -> Bool {
+    package static func masks(_ mask: Int, x: Int, y: Int) -> Bool {
         switch mask {
         case 0: (x + y) % 2 == 0
         case 1: y % 2 == 0
@@ -262,7 +262,7 @@ struct QRCode: Equatable {
 
     /// The standard's penalty: runs of 5+ (3 + extra), 2×2 blocks (3), finder-like 1:1:3:1:1 runs with
     /// 4 light beside (40), and the dark share's distance from half (10 per 5 %).
-    var penalty: Int {
+    package var penalty: Int {
         var total = 0
         let lines = modules + (0..<size).map { x in modules.map { $0[x] } }
         let finder: [Bool] = [true, false, true, true, true, false, true]

@@ -1,7 +1,7 @@
 /// Reed–Solomon error correction over GF(256) with the QR polynomial x⁸ + x⁴ + x³ + x² + 1.
-enum ReedSolomon {
+package enum ReedSolomon {
     /// a × b in GF(256).
-    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+    package static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
         var result = 0
         var x = Int(a)
         var y = Int(b)
@@ -15,7 +15,7 @@ enum ReedSolomon {
     }
 
     /// The generator polynomial ∏ (x − αⁱ), i < degree, as its coefficients below the leading 1, highest first.
-    static func generator(degree: Int) -> [UInt8] {
+    package static func generator(degree: Int) -> [UInt8] {
         var coefficients = [UInt8](repeating: 0, count: degree)
         coefficients[degree - 1] = 1
         var root: UInt8 = 1
@@ -30,7 +30,7 @@ enum ReedSolomon {
     }
 
     /// The remainder of data·x^degree divided by the generator: the error correction codewords.
-    static func remainder(_ data: [UInt8], generator: [UInt8]) -> [UInt8] {
+    package static func remainder(_ data: [UInt8], generator: [UInt8]) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: generator.count)
         for byte in data {
             let factor = byte ^ result[0]
