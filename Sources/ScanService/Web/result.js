@@ -4,6 +4,8 @@
 import { bookLines, csvDocument } from "./booklist.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+/** The height of a book's number on the photo, in screen pixels (readable and tappable on a phone). */
+const LABEL_PX = 14;
 
 function element(name, attributes = {}, text = null) {
   const node = document.createElement(name);
@@ -52,23 +54,46 @@ export function renderResult({ result, imageName, photoURL = null }) {
     if (from === "photo") entries[index]?.scrollIntoView({ block: "nearest", behavior: "smooth" });
     if (from === "list") outlines[index]?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
   };
-  const fontSize = Math.max(12, Math.round(Math.min(width, height) / 40));
+  // One tab stop for the whole photo (a roving tabindex): arrow keys move between the books inside it.
+  let focused = 0;
+  const focusOutline = (index) => {
+    if (outlines.length === 0) return;
+    focused = (index + outlines.length) % outlines.length;
+    outlines.forEach((outline, i) => outline.setAttribute("tabindex", i === focused ? "0" : "-1"));
+    outlines[focused].focus();
+    select(focused, "photo");
+  };
+  const labels = [];
   result.spines.forEach((spine, i) => {
     const points = spine.polygon.map(([x, y]) => `${(x * width).toFixed(1)},${(y * height).toFixed(1)}`).join(" ");
     const unread = !spine.title || !spine.title.trim();
-    const group = svgElement("g", { class: unread ? "outline unread" : "outline", tabindex: "0", role: "button", "aria-label": lines[i] });
+    const group = svgElement("g", { class: unread ? "outline unread" : "outline", tabindex: i === 0 ? "0" : "-1", role: "button", "aria-label": lines[i] });
     group.append(svgElement("polygon", { points }));
     const cx = spine.polygon.reduce((sum, [x]) => sum + x, 0) / 4 * width;
     const cy = spine.polygon.reduce((sum, [, y]) => sum + y, 0) / 4 * height;
-    group.append(svgElement("circle", { cx, cy, r: fontSize * 0.9 }));
-    const label = svgElement("text", { x: cx, y: cy, "font-size": fontSize, "text-anchor": "middle", "dominant-baseline": "central" });
+    const circle = svgElement("circle", { cx, cy });
+    const label = svgElement("text", { x: cx, y: cy, "text-anchor": "middle", "dominant-baseline": "central" });
     label.textContent = String(spine.index + 1);
-    group.append(label);
-    group.addEventListener("click", () => select(i, "photo"));
+    group.append(circle, label);
+    labels.push({ cx, cy, row: spine.row, circle, label });
+    group.addEventListener("click", () => {
+      focused = i;
+      outlines.forEach((outline, j) => outline.setAttribute("tabindex", j === i ? "0" : "-1"));
+      select(i, "photo");
+    });
     group.addEventListener("keydown", (key) => {
       if (key.key === "Enter" || key.key === " ") {
         key.preventDefault();
         select(i, "photo");
+      } else if (key.key === "ArrowRight" || key.key === "ArrowDown") {
+        key.preventDefault();
+        focusOutline(i + 1);
+      } else if (key.key === "ArrowLeft" || key.key === "ArrowUp") {
+        key.preventDefault();
+        focusOutline(i - 1);
+      } else if (key.key === "Home" || key.key === "End") {
+        key.preventDefault();
+        focusOutline(key.key === "Home" ? 0 : outlines.length - 1);
       }
     });
     svg.append(group);
@@ -83,12 +108,49 @@ export function renderResult({ result, imageName, photoURL = null }) {
     list.append(entry);
     entries.push(entry);
   });
+  // Labels sized in screen pixels whatever the photo's size, and kept apart: in each row a label goes on the
+  // first level where it clears the last label by its width (as many levels as the row needs, centred on the row).
+  const placeLabels = () => {
+    const shown = svg.getBoundingClientRect().width;
+    if (!shown) return;
+    const perPixel = width / shown;
+    const font = LABEL_PX * perPixel;
+    const radius = font * 0.9;
+    const rows = new Map();
+    for (const entry of labels) rows.set(entry.row, [...(rows.get(entry.row) ?? []), entry]);
+    for (const row of rows.values()) {
+      row.sort((a, b) => a.cx - b.cx);
+      const lastOnLevel = [];
+      for (const entry of row) {
+        let level = lastOnLevel.findIndex((cx) => entry.cx - cx >= 2.1 * radius);
+        if (level < 0) level = lastOnLevel.length;
+        lastOnLevel[level] = entry.cx;
+        entry.level = level;
+      }
+      const middle = row.reduce((sum, entry) => sum + entry.cy, 0) / row.length;
+      for (const entry of row) {
+        const y = Math.min(height - radius, Math.max(radius, middle + (entry.level - (lastOnLevel.length - 1) / 2) * 2.2 * radius));
+        entry.circle.setAttribute("cy", y);
+        entry.circle.setAttribute("r", radius);
+        entry.label.setAttribute("y", y);
+        entry.label.setAttribute("font-size", font);
+      }
+    }
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(placeLabels).observe(svg);
+  requestAnimationFrame(placeLabels);
   figure.append(svg);
 
   const actions = element("div", { class: "actions" });
   const csvName = `${imageName.replace(/\.[^.]*$/, "") || "books"}.csv`;
   const download = element("a", { class: "button", download: csvName }, "Download CSV");
   download.href = URL.createObjectURL(new Blob([csvDocument(imageName, result)], { type: "text/csv" }));
+  const zoom = element("button", { type: "button", class: "button", "aria-pressed": "false" }, "Zoom photo");
+  zoom.addEventListener("click", () => {
+    const zoomed = figure.classList.toggle("zoomed");
+    zoom.setAttribute("aria-pressed", String(zoomed));
+    zoom.textContent = zoomed ? "Fit photo" : "Zoom photo";
+  });
   const copy = element("button", { type: "button", class: "button" }, "Copy as text");
   const copied = element("span", { class: "small", role: "status" });
   copy.addEventListener("click", async () => {
@@ -99,7 +161,7 @@ export function renderResult({ result, imageName, photoURL = null }) {
       copied.textContent = error.message;
     }
   });
-  actions.append(download, copy, copied);
+  actions.append(download, copy, zoom, copied);
 
   const found = element("p", { class: "summary" }, `${result.spines.length} ${result.spines.length === 1 ? "book" : "books"}, ${result.spines.filter((s) => s.title && s.title.trim()).length} read`);
   section.append(figure, found, actions, list);
