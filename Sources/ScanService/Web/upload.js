@@ -6,6 +6,8 @@
 const TOKEN_KEY = "bookscan.token";
 const UPLOAD_ATTEMPTS = 4;
 const JPEG_QUALITY = 0.9;
+/** How many times a photo over the byte limit is made smaller before it is sent as it is (and refused). */
+const SHRINK_STEPS = 6;
 
 /** The token this browser keeps for the service (localStorage: never in a URL bar or a cookie). */
 export const tokenStore = {
@@ -128,18 +130,22 @@ export async function preparePhoto(file, longSide, maxBytes = Infinity) {
   try {
     const long = Math.max(bitmap.width, bitmap.height);
     if (file.type === "image/jpeg" && long <= longSide && file.size <= maxBytes) return { blob: file, width: bitmap.width, height: bitmap.height, scaled: false };
-    const scale = Math.min(1, longSide / long);
-    const width = Math.max(1, Math.round(bitmap.width * scale));
-    const height = Math.max(1, Math.round(bitmap.height * scale));
-    const canvas = document.createElement("canvas");
-    canvas.width = width;
-    canvas.height = height;
-    const context = canvas.getContext("2d");
-    context.imageSmoothingQuality = "high";
-    context.drawImage(bitmap, 0, 0, width, height);
-    const blob = await new Promise((resolve, reject) =>
-      canvas.toBlob((made) => (made ? resolve(made) : reject(new Error("the browser could not encode the photo"))), "image/jpeg", JPEG_QUALITY));
-    return { blob, width, height, scaled: true };
+    // Fitted to the long side, then smaller step by step while the JPEG is over the service's byte limit.
+    let scale = Math.min(1, longSide / long);
+    for (let attempt = 0; ; attempt += 1) {
+      const width = Math.max(1, Math.round(bitmap.width * scale));
+      const height = Math.max(1, Math.round(bitmap.height * scale));
+      const canvas = document.createElement("canvas");
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext("2d");
+      context.imageSmoothingQuality = "high";
+      context.drawImage(bitmap, 0, 0, width, height);
+      const blob = await new Promise((resolve, reject) =>
+        canvas.toBlob((made) => (made ? resolve(made) : reject(new Error("the browser could not encode the photo"))), "image/jpeg", JPEG_QUALITY));
+      if (blob.size <= maxBytes || attempt >= SHRINK_STEPS) return { blob, width, height, scaled: true };
+      scale *= Math.max(0.5, Math.sqrt(maxBytes / blob.size) * 0.95);
+    }
   } finally {
     bitmap.close();
   }
