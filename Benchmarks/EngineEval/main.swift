@@ -4,8 +4,8 @@ import BookscanBase
 //     EngineEval --images DIR --out PREDDIR [--long-side N] [--no-ocr] [--threads N] [--recognizer tesseract|ppocr|combined] [--lines] [--without learned_choice]
 //
 // --without learned_choice leaves the learned title decision out (the titles are the rules'): the lab's cache is made so.
-// --without RULE switches one of the reading's rules off (`ReadingRule`: given_names, imprints, edition_lines, name_trim,
-// title_order, stack_reading), for the ablation table; repeat it for several.
+// --without RULE switches one of the reading's rules off (`ReadingRule`: given_names, edition_lines, name_trim,
+// stack_reading), for the ablation table; repeat it for several.
 // --lines also records every text line PP-OCR reads on the whole photo (`ShelfReader.recordedLines`) in each
 // prediction file ("lines", with the photo's "width" and "height"): the reading lab's cache (Tools/reading-lab).
 //

@@ -4,7 +4,7 @@ import ScanProtocol
 /// Titles from the photo's own text lines (`PhotoLineReader`) for spines that reading spine by spine gave
 /// none: a line whose centre lies on the spine and that runs along it (across the photo for a lying book,
 /// up or down it for a standing one) is that spine's text. Of a spine's lines the thickest that can be a
-/// title is given: read surely, two words or more, every one in the word list, not an imprint, an edition
+/// title is given: read surely, two words or more, every one in the word list, not a call number, an edition
 /// line, a call number, a person's name or two people's names, not plainly part of a title. The evidence is
 /// the line's size and its standing as a line of its own, not its place in a reading order. The titles reading
 /// gave are checked against the same lines (`LineCheck`).
@@ -153,7 +153,7 @@ struct LineTitles: Sendable {
 
     /// The title `line` gives as one word, or nil: read with at least `oneWordConfidence`, one word of
     /// `oneWordLetters` letters or more (shorter ones are as often fragments: "HAAFF", "LYSSE") and nothing but
-    /// letters (and a hyphen or apostrophe), not an imprint, a call number, "EDITION" or a given name alone
+    /// letters (and a hyphen or apostrophe), not a call number, "EDITION" or a given name alone
     /// ("WILLIAM").
     func oneWordTitle(_ line: PhotoLine) -> String? {
         let text = TextGrouper.withoutStrayMarks(SpineReader.clean(line.text), keepingApostrophe: true)

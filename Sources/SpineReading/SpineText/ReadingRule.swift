@@ -1,22 +1,19 @@
 import Foundation
 
 /// The reading's rules that the reading lab can switch off one at a time, to measure what each gains on
-/// photos it was not fitted to (the ablation table in BENCHMARKS.md). A rule switched off behaves as if it
+/// photos it was not fitted to (the ablation table in BENCHMARKS.md; two rules that gained nothing there, the
+/// imprint shape and the title's place order, were removed). A rule switched off behaves as if it
 /// never matched. The switch is read once per process from `BOOKSCAN_READING_RULES_OFF` (names separated by
 /// commas); `EngineEval --without NAME` sets it. Scans never set it.
 package enum ReadingRule: String, CaseIterable, Sendable {
     /// A line that starts with a Census given name and ends in a surname or no ordinary word (`PersonNames`) is a
     /// person's; off: only initials ("J. R. R. Tolkien") mark a name.
     case givenNames = "given_names"
-    /// A line ending in a publisher's word ("Marlow Press") is an imprint, no title.
-    case imprints
     /// An edition line ("Second Edition") and what follows it, or a subtitle naming the kind of book
     /// ("A Novel"), end the title.
     case editionLines = "edition_lines"
     /// A person's name before or after the title is cut off it (and may be the author).
     case nameTrim = "name_trim"
-    /// An imprint, call number or name in the title's place gives way to another line (`TitleEvidence.ordered`).
-    case titleOrder = "title_order"
     /// A photo whose spines gave almost no titles is read again as a stack of lying books.
     case stackReading = "stack_reading"
 

@@ -187,7 +187,7 @@ enum TextGrouper {
         if out.count >= 2, out[1].prominence >= nearTie * out[0].prominence, out[1].readsBefore(out[0]) {
             out.swapAt(0, 1)
         }
-        return TitleEvidence.ordered(completingTitle(out))
+        return completingTitle(out)
     }
 
     /// Words that never end an English title and that start its continuation ("The Diary of a" +

@@ -1,8 +1,8 @@
 /// What a spine's text says about which of its lines is the title: a person's name ("WILLIAM GIBSON",
-/// "by Hermann Hesse") is the author's, an edition line ("Second Edition") ends a title, and a publisher's
-/// imprint ("PENGUIN", "Marlow Press") or a library's call number ("DS 361") is no title.
+/// "by Herman Melville") is the author's, an edition line ("Second Edition") ends a title, and a library's call
+/// number ("DS 361") is no title.
 enum TitleEvidence {
-    /// Whether `text` is plainly not a title: a publisher's imprint alone (`isImprint`), a library call number
+    /// Whether `text` is plainly not a title: a library call number
     /// (no word of three letters or more, and a letter somewhere: "DS 361", "A7 201"; "1500" stays a title),
     /// an edition line alone ("FIFTH EDITION") or a credit line (`isCredit`).
     static func isNotATitle(_ text: String) -> Bool {
@@ -11,7 +11,7 @@ enum TitleEvidence {
         let callNumber = !words.contains { $0.filter(\.isLetter).count >= 3 } && words.contains { $0.contains(where: \.isLetter) }
         let editionLine = ReadingRule.editionLines.isOn && words.count >= 2 && TextGrouper.key(String(words[1])) == "edition"
             && editionWords.contains(TextGrouper.key(String(words[0])))
-        return callNumber || editionLine || isImprint(text) || isCredit(words.map(String.init))
+        return callNumber || editionLine || isCredit(words.map(String.init))
     }
 
     /// Whether `words` are a credit line: "by" or "with" in lower case and one to three capitalised words
@@ -21,14 +21,6 @@ enum TitleEvidence {
         return words.dropFirst().allSatisfy { w in
             w.first?.isUppercase == true && !TextGrouper.connectives.contains(TextGrouper.key(w))
         }
-    }
-
-    /// Whether `text` is a publisher's imprint: up to three words ending in a publisher's word ("Marlow Press",
-    /// "Mariner Books").
-    static func isImprint(_ text: String) -> Bool {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        guard ReadingRule.imprints.isOn, let last = words.last else { return false }
-        return words.count <= 3 && publisherWords.contains(TextGrouper.key(String(last)))
     }
 
     /// Whether `text` is a person's name: two to four words, each capitalised (or in capitals), that start
@@ -144,42 +136,6 @@ enum TitleEvidence {
         word.filter(\.isLetter).count >= 4 && !TextGrouper.connectives.contains(TextGrouper.key(word))
             && !isGivenName(word)
     }
-
-    /// The groups with what is not the title moved out of its place. An imprint or a call number gives way to
-    /// the first other group of at least `sizeTie` its height that can be a title (four letters or more, not
-    /// a name, not itself no title). A person's name gives way when another group of like size (at most
-    /// `sizeTie` smaller) that is not a name can be the title: spines name the author in lettering as large
-    /// as the title's as often as not.
-    static func ordered(_ groups: [TextGrouper.Group]) -> [TextGrouper.Group] {
-        guard ReadingRule.titleOrder.isOn, groups.count >= 2 else { return groups }
-        if isNotATitle(groups[0].text) {
-            guard let i = groups.indices.dropFirst().first(where: { i in
-                let g = groups[i]
-                return g.text.filter(\.isLetter).count >= 4 && !isNotATitle(g.text) && !isPersonName(g.text)
-                    && g.height >= sizeTie * groups[0].height && !TextGrouper.isIncompleteTitle(g.text)
-            }) else { return groups }
-            var out = groups
-            out.swapAt(0, i)
-            return out
-        }
-        guard isPersonName(groups[0].text) else { return groups }
-        guard let i = groups.indices.dropFirst().first(where: { i in
-            let g = groups[i]
-            let words = g.text.split(whereSeparator: \.isWhitespace)
-            return words.count >= 2 && g.alphanumerics > groups[0].alphanumerics && !isPersonName(g.text) && !isNotATitle(g.text)
-                && g.height >= sizeTie * groups[0].height && !TextGrouper.isIncompleteTitle(g.text)
-                && !publisherWords.contains(TextGrouper.key(String(words[words.count - 1])))
-        }) else { return groups }
-        var out = groups
-        out.swapAt(0, i)
-        return out
-    }
-
-    /// The least height, as a share of the name's, of a group that takes the title's place from a name.
-    static let sizeTie = 0.5
-
-    /// Last words of a publisher's name ("Mariner Books", "Oxford University Press"), which is not a title.
-    static let publisherWords: Set<String> = ["press", "books", "publishing", "publishers", "classics", "editions", "verlag"]
 
     /// Words after an article that start a subtitle saying what kind of book it is ("The Biography of …",
     /// "A Novel"), which the title ends before.
