@@ -33,6 +33,7 @@ struct AuthenticationTests {
         [
             (Routes.scan(id), ""), (Routes.scan(id) + "/" + Routes.eventsSuffix, "?\(ProtocolNames.afterQuery)=0"),
             (Routes.multiplexedEvents, "?\(ProtocolNames.jobsQuery)=\(id.uuidString.lowercased())"), (Routes.limits, ""), (Routes.metrics, ""),
+            (Routes.analytics, ""), (Routes.tickets, ""),
         ]
     }
 
