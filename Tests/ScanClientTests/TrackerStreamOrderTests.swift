@@ -120,7 +120,12 @@ struct TrackerStreamOrderTests {
                 }
             }
         }
+        // Then the job ends on the server and a poll shows it: whatever came before, the run ends, once.
+        if !uploaded { take(machine.uploadAccepted(snapshot(1))) }
+        if !machine.finished { take(machine.pollResult(.snapshot(snapshot(7)))) }
         expectSoundStream(emitted, endings: endings)
+        #expect(emitted.filter(\.state.isTerminal).count == 1 && endings == 1, "seed \(seed): \(emitted.map(\.seq)), \(endings) endings")
+        #expect(emitted.last?.seq == 7)
     }
 
     @Test(
