@@ -57,10 +57,11 @@ struct EventSocketTests {
 
     @Test("heartbeats arrive while the socket is open")
     func heartbeats() async throws {
-        // 1 s per progress step: the job runs for minutes until the test cancels it, so the socket is
-        // open while it runs however slow the machine is; heartbeats every 50 ms.
+        // 60 s per progress step (as its SSE twin): the job runs until the test cancels it, so the socket is
+        // open while it runs however slow the machine is (1 s steps let a loaded machine finish the job
+        // before two heartbeats came); heartbeats every 50 ms.
         try await ServiceHarness.with(
-            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .seconds(1)))) { harness in
+            .init(workers: 1, heartbeatInterval: .milliseconds(50)).injecting(.init(scanStepDelay: .seconds(60)))) { harness in
             let id = UUID()
             #expect(try await harness.put(id, try SyntheticShelf.jpeg()).status == 202)
             let live = TranscriptBox()
