@@ -196,16 +196,20 @@ struct TrackerStreamOrderTests {
                 take(machine.timerFired(timers[Int(rng.next() % UInt64(timers.count))]))
             }
         }
+        // Then the job ends on the server and a poll shows it: whatever came before, the run ends, once.
+        if !uploaded { take(machine.uploadAccepted(snapshot(1))) }
+        if !machine.finished { take(machine.pollResult(.snapshot(snapshot(7)))) }
         expectSoundStream(emitted.map(\.event), endings: endings)
-        if machine.finished {
-            // Every connection the machine opened was closed with the end.
-            #expect(asked.isEmpty, "still open after the end: \(asked.keys.sorted())")
-            switch machine.strategy {
-            case .sse: #expect(machine.metrics.streamAttempts > 0)
-            case .pollingFallback(_, _, _, let from): #expect(from == .websocket || machine.metrics.streamFailures > 0)
-            case .websocket: #expect(machine.metrics.socketFailures == 0)
-            default: break
-            }
+        #expect(machine.finished, "seed \(seed): the run did not end")
+        #expect(emitted.filter(\.event.state.isTerminal).count == 1 && endings == 1, "seed \(seed): \(emitted.map(\.event.seq)), \(endings) endings")
+        #expect(emitted.last?.event.seq == 7)
+        // Every connection the machine opened was closed with the end.
+        #expect(asked.isEmpty, "still open after the end: \(asked.keys.sorted())")
+        switch machine.strategy {
+        case .sse: #expect(machine.metrics.streamAttempts > 0)
+        case .pollingFallback(_, _, _, let from): #expect(from == .websocket || machine.metrics.streamFailures > 0)
+        case .websocket: #expect(machine.metrics.socketFailures == 0)
+        default: break
         }
     }
 }
