@@ -102,10 +102,12 @@ let names = ((try? fm.contentsOfDirectory(atPath: options.images)) ?? [])
     .filter { $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg") }
     .sorted()
 var reader: ShelfReader?
+/// The thread time of each reading stage, per photo (`stage_ms`).
+let stageClock = ReadingStageClock()
 if options.ocr {
     do {
         let kind = try options.recognizer ?? RecognizerKind.configured()
-        reader = ShelfReader(pool: try RecognizerPool(kind: kind), threads: options.threads)
+        reader = ShelfReader(pool: try RecognizerPool(kind: kind), threads: options.threads, stageClock: stageClock)
         print("recognizer \(kind.rawValue)")
     } catch {
         FileHandle.standardError.write(Data("EngineEval: \(error)\n".utf8))
@@ -172,6 +174,8 @@ for name in names {
         return book
     }
     var json: [String: Any] = ["books": books, "time_ms": total, "decode_ms": decode, "detect_ms": detect, "ocr_ms": ocr]
+    let stages = stageClock.take()
+    json["stage_ms"] = Dictionary(uniqueKeysWithValues: stages.map { ($0.key.rawValue, $0.value) })
     if options.lines, let reader {
         do {
             let lines = try reader.recordedLines(.jpeg(bytes, orientation: EXIFOrientation.read(fromJPEG: bytes)), maxPixels: 100_000_000) ?? []
@@ -193,6 +197,7 @@ for name in names {
     print("\(name) \(result.imageWidth)x\(result.imageHeight) work \(result.workingWidth)x\(result.workingHeight) "
         + "rows \(result.rows.count) spines \(result.spines.count) decode \(fmt(decode)) ms detect \(fmt(detect)) ms "
         + "(" + result.timings.filter { $0.stage != .decoding }.map { "\($0.stage.rawValue) \(fmt($0.milliseconds))" }.joined(separator: ", ")
+        + ") reading thread time (" + ReadingStageClock.Stage.allCases.map { "\($0.rawValue) \(fmt(stages[$0] ?? 0))" }.joined(separator: ", ")
         + ") total \(fmt(total)) ms")
 }
 // Peak resident memory of the whole process (VmHWM), and how much of it the scans added over what the

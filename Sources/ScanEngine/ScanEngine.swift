@@ -209,7 +209,9 @@ package struct ScanEngine: Sendable {
             }
             (spines, rows) = SliverVeto(imageWidth: sourceWidth, imageHeight: sourceHeight).kept(spines, rows: rows)
             (spines, rows) = LetteringJoiner().joined(spines, rows: rows, lettering: lettering)
-            if deciding, let titleChoice { spines = titleChoice.chosen(spines, lines: lines, width: sourceWidth, height: sourceHeight) }
+            if deciding, let titleChoice {
+                spines = reader.stageClock.timing(.decision) { titleChoice.chosen(spines, lines: lines, width: sourceWidth, height: sourceHeight) }
+            }
             timings.append(StageTiming(stage: .readingTitles, milliseconds: (clock.now - start).inMilliseconds))
         }
         start = clock.now

@@ -57,19 +57,15 @@ package struct ReadingTuning: Sendable, Hashable {
     /// With a recognizer whose confidences do not tell misread lettering (PP-OCR), the share of a title's
     /// words the language's word list must know (`TesseractLexicon`) for it to be given.
     package var minimumKnownWords = 0.5
-    /// Combined recognizers: PP-OCR's title for a spine Tesseract gave none is given when it has at least
-    /// `secondReadingWords` words and this share of them is in the word list. Chosen on both sets
-    /// (docs/log/real-photos.md, "Real photos, third step"): all of two or more words kept generated precision nearest
-    /// Tesseract's own.
-    package var secondReadingKnownWords = 1.0
-    package var secondReadingWords = 2
-    /// Combined recognizers: PP-OCR reads a spine again only when Tesseract read at least this many letters
-    /// on it (`SpineReader.asksSecondReading`); chosen on both sets, trading 22 of 82 right titles on the
-    /// generated set (none of 18 on the real set) for 40–46 % fewer second readings.
-    package var secondReadingLetters = 4
+    /// A line of the whole photo (`LineTitles`) gives a title only when it has at least `lineTitleWords` words
+    /// and `lineTitleLetters` letters, and this share of its words is in the word list. Chosen on both sets for
+    /// PP-OCR's second reading of a spine (docs/log/real-photos.md, "Real photos, third step": all of two or more
+    /// words kept generated precision nearest Tesseract's own); that reading is gone (issue 57), the lines keep them.
+    package var lineTitleKnownWords = 1.0
+    package var lineTitleWords = 2
+    package var lineTitleLetters = 4
     /// A line of the whole photo (`LineTitles`) gives a title only when PP-OCR read it with at least this
-    /// confidence (0–1), and with the second reading's words (`secondReadingWords`, `secondReadingLetters`,
-    /// `secondReadingKnownWords`).
+    /// confidence (0–1), and with the words above (`lineTitleWords`, `lineTitleLetters`, `lineTitleKnownWords`).
     package var lineTitleConfidence = 0.8
     /// Below this (0–1) the second group is not given as the author.
     package var minimumAuthorConfidence = 0.85

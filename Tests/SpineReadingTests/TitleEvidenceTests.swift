@@ -107,19 +107,4 @@ struct TitleEvidenceTests {
         #expect(lexicon.knownShare(of: "1000 ULTIMATE TRAVEL EXPERIENCES") == 1)
         #expect(lexicon.knownShare(of: "—") == 0)
     }
-
-    @Test("a second recognizer's title is given only when it has two words or more, every one in the word list")
-    func secondReading() throws {
-        let lexicon = try TesseractLexicon(settings: .standard)
-        let reader = SpineReader(tuning: ReadingTuning())
-        func text(_ title: String?) -> SpineText { SpineText(title: title, author: nil, text: title, confidence: 0.99, orientation: .horizontal) }
-        #expect(reader.takesSecondReading(text("A ZOO IN MY LUGGAGE"), lexicon: lexicon))
-        #expect(!reader.takesSecondReading(text("EXIT WESTMORSIN HAMID"), lexicon: lexicon))  // two words run together
-        #expect(reader.takesSecondReading(text("LIFE AND FOOTBALL"), lexicon: lexicon))
-        #expect(reader.takesSecondReading(text("Business Stripped Bare"), lexicon: lexicon))
-        #expect(!reader.takesSecondReading(text("NEUROMANCER"), lexicon: lexicon))  // one word
-        #expect(!reader.takesSecondReading(text("GERAMIG PROGESSING"), lexicon: lexicon))
-        #expect(!reader.takesSecondReading(text(nil), lexicon: lexicon))
-        #expect(!reader.takesSecondReading(text("LIFE AND FOOTBALL"), lexicon: nil))
-    }
 }

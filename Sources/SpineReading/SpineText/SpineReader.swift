@@ -130,22 +130,6 @@ struct SpineReader: Sendable {
         return SpineText(title: nil, author: nil, text: text.text, confidence: text.confidence, orientation: text.orientation)
     }
 
-    /// Whether a second recognizer (`RecognizerKind.combined`) reads the spine again after the first read
-    /// `text` on it: no title, but at least `secondReadingLetters` letters of lettering (below that,
-    /// the second rarely gives a right title: 22 of 1,050 such spines on both sets, against 78 of 1,271).
-    func asksSecondReading(_ text: SpineText) -> Bool {
-        text.title == nil && (text.text?.filter(\.isLetter).count ?? 0) >= tuning.secondReadingLetters
-    }
-
-    /// Whether a second recognizer's reading of a spine the first gave no title (`RecognizerKind.combined`)
-    /// is given: its title has at least `secondReadingWords` words, every one of them in `lexicon`, the word
-    /// list (a title the first recognizer missed is as often a misreading of the second's as not).
-    func takesSecondReading(_ text: SpineText, lexicon: TesseractLexicon?) -> Bool {
-        guard let title = text.title, let lexicon else { return false }
-        return title.split(whereSeparator: \.isWhitespace).count >= tuning.secondReadingWords
-            && lexicon.knownShare(of: title) >= tuning.secondReadingKnownWords
-    }
-
     /// `strip` (the one `reading` read) read again in `layout`, with what it gives, when `taking` accepts
     /// the title it gives; nil otherwise.
     private func readAgain(
