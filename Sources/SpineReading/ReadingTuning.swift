@@ -39,9 +39,9 @@ package struct ReadingTuning: Sendable, Hashable {
     /// A deblurred strip as grainy is made black and white at this level instead (deconvolution sharpens
     /// the grain with the lettering); chosen on the generated set, balancing exact titles and precision.
     package var grainyDeblurredThreshold: UInt8 = 60
-    /// A spine that gave no title is read once more smoothed (`SpineReader.smoothedLook`) when its
-    /// strip's edges are this wide (photo pixels) or wider, over a box of about `smoothingRadius` photo
-    /// pixels; both chosen on the generated set.
+    /// Unused since issue 57 removed the smoothed second look (`docs/log/reading-tunables.md`). Kept because this
+    /// struct's layout without them makes the Swift 6.3.1 debug build of the tests crash copying an engine's
+    /// configuration (`swift_retain` in `outlined copy of TitleReading`, RealPhotoTests, 4 runs of 4).
     package var smoothedEdgeWidth = 2.5
     package var smoothingRadius = 1.0
     /// A reading scoring this (0–100) and giving a title ends the search over directions (one that may

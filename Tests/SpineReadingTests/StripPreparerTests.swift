@@ -4,7 +4,7 @@ import Testing
 
 @testable import SpineReading
 
-/// The blur and grain measures that decide how a strip is prepared, the smoothing, the black-and-white strip and the background flattening.
+/// The blur and grain measures that decide how a strip is prepared, the black-and-white strip and the background flattening.
 @Suite("Preparing a strip")
 struct StripPreparerTests {
     /// Dark bars on white, `period` pixels apart, each edge a ramp `ramp` pixels wide.
@@ -48,33 +48,6 @@ struct StripPreparerTests {
             out.pixels[i] = UInt8(max(0, min(255, (Double(image.pixels[i]) + sigma * gaussian).rounded())))
         }
         return out
-    }
-
-    /// The mean absolute difference between horizontal neighbours: grain raises it, a soft edge hardly.
-    static func roughness(_ image: GrayImage) -> Double {
-        var sum = 0
-        for y in 0..<image.height {
-            for x in 1..<image.width { sum += abs(Int(image.pixels[y * image.width + x]) - Int(image.pixels[y * image.width + x - 1])) }
-        }
-        return Double(sum) / Double(image.height * (image.width - 1))
-    }
-
-    @Test("smoothing takes most of the grain away, keeps the size and the lettering's place; a flat strip stays flat")
-    func smoothing() throws {
-        let flat = try #require(GrayImage(width: 120, height: 40, pixels: [UInt8](repeating: 128, count: 4_800)))
-        #expect(StripPreparer.smoothed(flat, radius: 1) == flat)
-        let soft = try #require(Self.bars(ramp: 4))
-        let grainy = Self.noisy(soft, sigma: 5)
-        let smoothed = StripPreparer.smoothed(grainy, radius: 1)
-        #expect(smoothed.width == grainy.width && smoothed.height == grainy.height)
-        // The grain on a flat strip: the mean step between neighbours, well under half of what it was.
-        let grainyFlat = Self.noisy(flat, sigma: 5)
-        #expect(Self.roughness(StripPreparer.smoothed(grainyFlat, radius: 1)) < 0.5 * Self.roughness(grainyFlat))
-        // The bars stay where they were: mid-bar dark, mid-gap light (bars 20 px apart, dark from 5 to 15).
-        for y in [10, 20, 30] {
-            #expect(smoothed.pixels[y * 120 + 50] < 100)
-            #expect(smoothed.pixels[y * 120 + 60] > 180)
-        }
     }
 
     /// `image` enlarged `factor` times, each pixel a `factor`×`factor` block (grain spread as enlarging spreads it).

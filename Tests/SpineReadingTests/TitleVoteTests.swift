@@ -58,14 +58,13 @@ struct TitleVoteTests {
         #expect(vote.add(Self.reading("Emma", 0.97)) == nil)
     }
 
-    @Test("what a title has at stake: middling or smoothed titles must be confirmed; a sure one only with a weak word is checked")
+    @Test("what a title has at stake: middling titles must be confirmed; a sure one only with a weak word is checked")
     func stake() {
         let tuning = ReadingTuning()
         let firm = [96.0, 97.0], weak = [96.0, tuning.checkedWordConfidence - 1]
-        #expect(TitleVote.stake(confidence: 0.85, smoothed: false, wordConfidences: firm, tuning: tuning) == .withheldUnlessConfirmed)
-        #expect(TitleVote.stake(confidence: 0.97, smoothed: true, wordConfidences: firm, tuning: tuning) == .withheldUnlessConfirmed)
-        #expect(TitleVote.stake(confidence: tuning.sureTitleConfidence, smoothed: false, wordConfidences: firm, tuning: tuning) == .none)
-        #expect(TitleVote.stake(confidence: 0.95, smoothed: false, wordConfidences: weak, tuning: tuning) == .replaceable)
-        #expect(TitleVote.stake(confidence: 0.95, smoothed: false, wordConfidences: [], tuning: tuning) == .none)
+        #expect(TitleVote.stake(confidence: 0.85, wordConfidences: firm, tuning: tuning) == .withheldUnlessConfirmed)
+        #expect(TitleVote.stake(confidence: tuning.sureTitleConfidence, wordConfidences: firm, tuning: tuning) == .none)
+        #expect(TitleVote.stake(confidence: 0.95, wordConfidences: weak, tuning: tuning) == .replaceable)
+        #expect(TitleVote.stake(confidence: 0.95, wordConfidences: [], tuning: tuning) == .none)
     }
 }

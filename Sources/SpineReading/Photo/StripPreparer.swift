@@ -93,44 +93,6 @@ enum StripPreparer {
         return out
     }
 
-    /// The strip averaged over a (2·`radius` + 1)² box: a photo's grain and its JPEG blocks, which a
-    /// blurred photo's lettering (its edges several pixels wide) does not need, stop reading as letters.
-    static func smoothed(_ image: GrayImage, radius: Int) -> GrayImage {
-        let blurred = boxBlurred(image, radius: radius)
-        var out = image
-        for i in out.pixels.indices { out.pixels[i] = UInt8(max(0, min(255, blurred[i].rounded()))) }
-        return out
-    }
-
-    /// A box blur of `radius` (edges repeated): two passes of a running sum, so the cost does not grow
-    /// with the radius.
-    static func boxBlurred(_ image: GrayImage, radius: Int) -> [Float] {
-        let w = image.width, h = image.height
-        let span = Float(2 * radius + 1)
-        var horizontal = [Float](repeating: 0, count: w * h)
-        var blurred = [Float](repeating: 0, count: w * h)
-        image.pixels.withUnsafeBufferPointer { src in
-            for y in 0..<h {
-                var sum: Float = 0
-                let row = y * w
-                for x in -radius...radius { sum += Float(src[row + min(w - 1, max(0, x))]) }
-                for x in 0..<w {
-                    horizontal[row + x] = sum / span
-                    sum += Float(src[row + min(w - 1, x + radius + 1)]) - Float(src[row + max(0, x - radius)])
-                }
-            }
-        }
-        for x in 0..<w {
-            var sum: Float = 0
-            for y in -radius...radius { sum += horizontal[min(h - 1, max(0, y)) * w + x] }
-            for y in 0..<h {
-                blurred[y * w + x] = sum / span
-                sum += horizontal[min(h - 1, y + radius + 1) * w + x] - horizontal[max(0, y - radius) * w + x]
-            }
-        }
-        return blurred
-    }
-
     /// How wide the strip's sharpest edges are, in its pixels: the contrast (1st to 99th percentile)
     /// over the 99th percentile of the horizontal and vertical differences. About 1–2 for crisp
     /// lettering, more the more the photo is blurred (or the strip enlarged).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The reading's rules that the reading lab can switch off one at a time, to measure what each gains on
 /// photos it was not fitted to (the ablation table in BENCHMARKS.md; two rules that gained nothing there, the
-/// imprint shape and the title's place order, were removed). A rule switched off behaves as if it
+/// imprint shape, the title's place order and, in issue 57, the smoothed second look, were removed). A rule switched off behaves as if it
 /// never matched. The switch is read once per process from `BOOKSCAN_READING_RULES_OFF` (names separated by
 /// commas); `EngineEval --without NAME` sets it. Scans never set it.
 package enum ReadingRule: String, CaseIterable, Sendable {
@@ -16,6 +16,9 @@ package enum ReadingRule: String, CaseIterable, Sendable {
     case nameTrim = "name_trim"
     /// A photo whose spines gave almost no titles is read again as a stack of lying books.
     case stackReading = "stack_reading"
+    /// A title read with middling confidence is given only when readings at other scales agree (`TitleVote`);
+    /// off: it is given as read, without the readings that would confirm it.
+    case titleVote = "title_vote"
 
     /// The rules switched off in this process.
     package static let switchedOff: Set<ReadingRule> = parse(ProcessInfo.processInfo.environment[environmentKey] ?? "")

@@ -13,8 +13,6 @@ struct SpineReader: Sendable {
         var layout: StripLayout
         /// The strip's scale over the one the spine's width asks for.
         var scaleFactor: Double
-        /// Whether the strip was smoothed (`StripPreparer.smoothed`) before it was read.
-        var smoothed = false
         var words: [RecognisedWord]
         var groups: [TextGrouper.Group]
         var score: Double
@@ -58,10 +56,9 @@ struct SpineReader: Sendable {
                 break
             }
         }
-        // Nothing legible in any direction: a blurred photo's grain may have been read instead of its
-        // lettering (see `smoothedLook`).
-        let lookedSmoothed = best == nil
-        if best == nil { best = smoothedLook(photo, frame: frame, first: nil, engine: engine, isCancelled: isCancelled) }
+        // Nothing legible in any direction. (Reading the strips again smoothed, in case a blurred photo's grain
+        // had been read instead of its lettering, cost a third of Tesseract's time and gained nothing held out:
+        // removed in issue 57, BENCHMARKS "Real photos: time per stage".)
         guard var best else { return .unread }
         var text = result(best, frame: frame)
         // Small lettering on a wide spine: the strip's scale follows the spine's width, not the letters'.
@@ -90,16 +87,10 @@ struct SpineReader: Sendable {
                 (best, text) = again
             }
         }
-        if text.title == nil, !lookedSmoothed,
-            let look = smoothedLook(photo, frame: frame, first: best.direction, engine: engine, isCancelled: isCancelled)
-        {
-            best = look
-            text = result(look, frame: frame)
-        }
         // A title the sparse-text layout gave that is not sure (one word, or to be confirmed) may have lost a
         // short word or its other line ("Side of Paradise", "THE SECRET" without AGENT): one block of the same
         // strip reads again, and a longer title that holds it in a row takes its place.
-        if let title = text.title, best.layout == .sparseText, !best.smoothed, best.scaleFactor == 1,
+        if let title = text.title, best.layout == .sparseText, best.scaleFactor == 1,
             text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction],
             engine.distinguishesLayouts
         {
@@ -109,20 +100,20 @@ struct SpineReader: Sendable {
                 (best, text) = again
             }
         }
-        // A title read with middling confidence (or from a smoothed strip) is only given when readings of
+        // A title read with middling confidence is only given when readings of
         // the strip sampled at other scales agree (`TitleVote`): one gives the same title, or two give the
         // same other title. The scales are tried in turn until a title stands. A sure title with a weak
         // word goes through the same readings but is never withheld.
         guard text.title != nil else { return text }
         let stake = TitleVote.stake(
-            confidence: text.confidence, smoothed: best.smoothed, wordConfidences: best.groups.first?.words.map(\.confidence) ?? [],
+            confidence: text.confidence, wordConfidences: best.groups.first?.words.map(\.confidence) ?? [],
             tuning: tuning)
-        if stake == .none { return text }
+        if stake == .none || !ReadingRule.titleVote.isOn { return text }
         var vote = TitleVote(first: text)
         for confirmingScale in tuning.confirmingScales {
             if isCancelled() { return .unread }
             let again = prepared(
-                photo, frame: frame, direction: best.direction, scaleFactor: best.scaleFactor * confirmingScale, smoothing: best.smoothed)
+                photo, frame: frame, direction: best.direction, scaleFactor: best.scaleFactor * confirmingScale)
                 .map { recognise($0, direction: best.direction, engine: engine, layout: best.layout) }
             if let again, let standing = vote.add(result(again, frame: frame)) { return standing }
         }
@@ -140,40 +131,6 @@ struct SpineReader: Sendable {
         let text = result(again, frame: frame)
         guard let title = text.title, taking(title) else { return nil }
         return (again, text)
-    }
-
-    /// A blurred strip (edges `smoothedEdgeWidth` photo pixels wide or more) read again smoothed over
-    /// about `smoothingRadius` photo pixels, `first` direction first, then the others (the grain may have
-    /// made the wrong way round score best): the best-ranked reading that gives a title, or nil. Grain and
-    /// JPEG blocks that Tesseract took for letters ("SRR SSE A ae") go; the lettering, already soft, loses
-    /// little. Its title is always confirmed (`read`).
-    private func smoothedLook(
-        _ photo: ReadingPhoto, frame: SpineFrame, first: ReadingDirection?, engine: any StripRecognizer, isCancelled: () -> Bool
-    ) -> Reading? {
-        var order = directions(frame)
-        if let first, let i = order.firstIndex(of: first) { order.insert(order.remove(at: i), at: 0) }
-        // The two along-strips are each other turned over: one is prepared, the other derived from it.
-        var along: PreparedStrip??
-        var found: Reading?
-        for direction in order {
-            if isCancelled() { return nil }
-            let strip: PreparedStrip?
-            if direction == .across {
-                strip = prepared(photo, frame: frame, direction: direction, smoothing: true)
-            } else if let known = along {
-                strip = known?.turnedOver
-            } else {
-                strip = prepared(photo, frame: frame, direction: direction, smoothing: true)
-                along = .some(strip)
-            }
-            guard let strip else { continue }
-            var reading = recognise(strip, direction: direction, engine: engine)
-            reading.smoothed = true
-            guard result(reading, frame: frame).title != nil else { continue }
-            if rank(reading) > found.map(rank) ?? 0 { found = reading }
-            if let found, found.score >= tuning.confidentEnough, !mayBeTurnedOver(found) { break }
-        }
-        return found
     }
 
     /// A reading's score plus `functionWordBonus` for each of up to two English function words in it
@@ -222,18 +179,15 @@ struct SpineReader: Sendable {
     }
 
     /// Samples the spine for `direction` at `scaleFactor` times the scale its lettering needs,
-    /// deblurs it when blurred (or, `smoothing`, smooths it) and prepares it for Tesseract.
-    private func prepared(
-        _ photo: ReadingPhoto, frame: SpineFrame, direction: ReadingDirection, scaleFactor: Double = 1, smoothing: Bool = false
-    ) -> PreparedStrip? {
+    /// deblurs it when blurred and prepares it for Tesseract.
+    private func prepared(_ photo: ReadingPhoto, frame: SpineFrame, direction: ReadingDirection, scaleFactor: Double = 1) -> PreparedStrip? {
         let across = direction == .across
         let trim = across ? tuning.acrossTrim : tuning.alongTrim
         let scale = stripScale(spineWidth: frame.width, direction: direction) * scaleFactor
         guard let sampled = StripSampler.strip(photo, frame: frame, direction: direction, scale: scale, trim: trim) else { return nil }
         // Blurred lettering (soft edges, measured in photo pixels: an enlarged strip's edges are soft by
         // the enlargement alone) is deblurred (`StripDeblurrer`) for the Gaussian its edges show; crisp
-        // lettering is read as sampled. Smoothing is a second look at blurred strips only (nil for a
-        // crisp one: nothing new to read). The edges are measured once, only when asked (a pass over the strip).
+        // lettering is read as sampled. The edges are measured once, only when asked (a pass over the strip).
         var measuredEdge: Double?
         func edgeWidth() -> Double {
             if let measuredEdge { return measuredEdge }
@@ -245,10 +199,7 @@ struct SpineReader: Sendable {
         // The gray level below which a grainy strip's pixels become ink (nil: left to Tesseract's threshold).
         var inkThreshold: UInt8?
         func grainy() -> Bool { StripPreparer.grain(sampled, step: Int(scale.rounded(.up))) >= tuning.grainyStrip }
-        if smoothing {
-            guard edgeWidth() / max(1, scale) >= tuning.smoothedEdgeWidth else { return nil }
-            strip = StripPreparer.smoothed(sampled, radius: max(1, Int((scale * tuning.smoothingRadius).rounded())))
-        } else if edgeWidth() / max(1, scale) >= tuning.blurredEdgeWidth {
+        if edgeWidth() / max(1, scale) >= tuning.blurredEdgeWidth {
             strip = StripDeblurrer.deconvolved(
                 sampled, sigma: tuning.deblurSigmaPerEdgeWidth * edgeWidth(), rounds: tuning.deblurRounds, finestSigma: tuning.deblurFinestSigma)
             if grainy() { inkThreshold = tuning.grainyDeblurredThreshold }

@@ -23,10 +23,10 @@ struct TitleVote {
         case withheldUnlessConfirmed
     }
 
-    /// The stake of a title read at `confidence` (0–1), from a smoothed strip or not, whose title group
-    /// has words read at `wordConfidences` (0–100).
-    static func stake(confidence: Double, smoothed: Bool, wordConfidences: [Double], tuning: ReadingTuning) -> Stake {
-        if confidence < tuning.sureTitleConfidence || smoothed { return .withheldUnlessConfirmed }
+    /// The stake of a title read at `confidence` (0–1) whose title group has words read at `wordConfidences`
+    /// (0–100).
+    static func stake(confidence: Double, wordConfidences: [Double], tuning: ReadingTuning) -> Stake {
+        if confidence < tuning.sureTitleConfidence { return .withheldUnlessConfirmed }
         return wordConfidences.contains { $0 < tuning.checkedWordConfidence } ? .replaceable : .none
     }
 
