@@ -12,7 +12,8 @@ import ScanService
 import Testing
 
 /// A real service on an ephemeral loopback port, optionally behind the fault proxy, and the real
-/// client pointed at it. Timings are shortened so fault tests run quickly; nothing is mocked.
+/// client pointed at it. Polling and backoff are quick; deadlines are long unless a test asks for `fastSettings`;
+/// nothing is mocked.
 struct ClientHarness {
     let service: EmbeddedScanService
     let proxy: FaultProxy?
@@ -43,14 +44,37 @@ struct ClientHarness {
 
     var baseURL: String { proxy?.baseURL ?? service.baseURL }
 
+    /// Deadlines that fire soon, for the tests that inject what they detect (a silent socket or stream, a buffering
+    /// proxy, an unanswered reconnect) and pass these explicitly: a loaded 2-core machine can miss them on a
+    /// healthy transport too, so no test that expects a healthy run uses them.
     static let fastSettings = TrackerSettings(
         pollInterval: .milliseconds(200), firstFrameDeadline: .milliseconds(500), socketGiveUp: .seconds(3), silenceTimeout: .seconds(1),
         maxSocketFailures: 5, backoffBase: .milliseconds(100), backoffCap: .milliseconds(500))
 
+    /// The default: polling and backoff as quick as `fastSettings`, but no deadline (first frame, give-up, silence,
+    /// reconnect, lag) a healthy run can miss on a loaded machine (CI once saw 20 s without a frame): a refused
+    /// or dropped transport is still detected at once, since that needs no deadline.
+    static let patientSettings: TrackerSettings = {
+        var settings = fastSettings
+        settings.firstFrameDeadline = patientDeadline
+        settings.socketGiveUp = patientDeadline
+        settings.silenceTimeout = patientDeadline
+        settings.reconnectDeadline = patientDeadline
+        settings.maxLag = patientDeadline
+        return settings
+    }()
+
+    /// Longer than any test's run: a deadline this long never fires.
+    static let patientDeadline: Duration = .seconds(300)
+
+    /// The client's WebSocket ping interval in these tests: a pong later than it closes the socket, which a
+    /// loaded machine must not do to a healthy run.
+    static let clientPingInterval: Duration = .seconds(60)
+
     /// `eventStream`: whether the `auto` ladder includes Server-Sent Events (as with a server whose
     /// limits offer them); false follows a server without them, WebSocket → polling.
     func session(
-        mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
+        mode: TrackerMode = .auto, settings: TrackerSettings = patientSettings, clientPingInterval: Duration = clientPingInterval,
         timeout: Duration? = .seconds(60), eventStream: Bool = true, sharedSocket: SharedEventSocket? = nil
     ) -> ScanSession {
         let api = api()
@@ -69,12 +93,14 @@ struct ClientHarness {
             uploadRetry: RetryPolicy(delays: [.zero, .milliseconds(100), .milliseconds(300)], jitter: .milliseconds(20)))
     }
 
-    /// A shared events socket (a batch's) on this harness, judged stale like the fast settings' silence.
-    func sharedSocket() -> SharedEventSocket { SharedEventSocket(api: api(), staleAfter: Self.fastSettings.silenceTimeout, pingInterval: .seconds(2)) }
+    /// A shared events socket (a batch's) on this harness, judged stale after `staleAfter` without a frame.
+    func sharedSocket(staleAfter: Duration = patientSettings.silenceTimeout) -> SharedEventSocket {
+        SharedEventSocket(api: api(), staleAfter: staleAfter, pingInterval: Self.clientPingInterval)
+    }
 
     /// Scans `path` and records what the display would have shown.
     func scan(
-        _ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = fastSettings, clientPingInterval: Duration = .seconds(2),
+        _ path: String, mode: TrackerMode = .auto, settings: TrackerSettings = patientSettings, clientPingInterval: Duration = clientPingInterval,
         timeout: Duration? = .seconds(60), eventStream: Bool = true, sharedSocket: SharedEventSocket? = nil
     ) async -> (ScanReport, Observed) {
         let observed = Observed()

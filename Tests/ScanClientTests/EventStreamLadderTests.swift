@@ -46,7 +46,8 @@ struct EventStreamLadderTests {
         // sooner arrives whole, and then it did carry the job).
         let slow = ServiceConfiguration().injecting(FaultSeams(scanStepDelay: .milliseconds(100)))
         try await ClientHarness.with(service: slow, plan: { $0.isUpgrade ? .blockUpgrade : .buffer }) { harness in
-            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 13))
+            // The first-byte deadline is what this test injects a fault against: the short one.
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 13), settings: ClientHarness.fastSettings)
             expectSound(report, observed)
             #expect(report.strategy == .pollingFallback)
             #expect(report.fallbackFrom == .sse && report.fallbackReason == .buffered && report.fallbackPhase == .beforeFirstEvent)
@@ -74,7 +75,8 @@ struct EventStreamLadderTests {
         // A job that outlasts the 1 s silence timeout (the silent stream ends when its job does).
         let service = ServiceConfiguration().injecting(FaultSeams(silentSockets: true, scanStepDelay: .milliseconds(100)))
         try await ClientHarness.with(service: service, plan: { _ in .blockUpgrade }) { harness in
-            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 15))
+            // The silence timeout is what this test injects a fault against: the short one.
+            let (report, observed) = await harness.scan(try TestImages.shelf(seed: 15), settings: ClientHarness.fastSettings)
             expectSound(report, observed)
             #expect(
                 report.strategy == .pollingFallback && report.fallbackFrom == .sse && report.fallbackReason == .silent,

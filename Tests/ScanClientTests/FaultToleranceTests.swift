@@ -35,12 +35,8 @@ struct FaultToleranceTests {
             // Deadlines far beyond any stall: this test is about what the socket delivers, not how fast. On a
             // loaded 2-core CI machine running the whole suite, 20 s without a frame was once seen here, and
             // under ThreadSanitizer a pong later than the 2 s client ping closed the socket.
-            var patient = ClientHarness.fastSettings
-            patient.firstFrameDeadline = .seconds(300)
-            patient.socketGiveUp = .seconds(300)
-            patient.silenceTimeout = .seconds(300)
             let (report, observed) = await harness.scan(
-                try TestImages.shelf(), settings: patient, clientPingInterval: .seconds(300), timeout: .seconds(300))
+                try TestImages.shelf(), settings: ClientHarness.patientSettings, clientPingInterval: .seconds(300), timeout: .seconds(300))
             expectSound(report, observed)
             let why = "\(String(describing: report.strategy)); reconnects \(report.reconnects), socket failures \(report.socketFailures), events by path \(report.eventsByPath)"
             #expect(report.strategy == .websocket, "\(why)")
@@ -79,7 +75,8 @@ struct FaultToleranceTests {
         let image = try TestImages.shelf(seed: 2)
         let expected = try await reference(image)
         try await ClientHarness.with(service: slowScans, plan: { $0.isUpgrade ? .silentAfterResponseHead : .passThrough }) { harness in
-            let (report, observed) = await harness.scan(image, eventStream: eventStream)
+            // The silence is what this test injects: the short deadlines.
+            let (report, observed) = await harness.scan(image, settings: ClientHarness.fastSettings, eventStream: eventStream)
             expectSound(report, observed, reference: expected)
             #expect(report.strategy == (eventStream ? .sse : .pollingFallback))
             #expect(report.fallbackFrom == .websocket)
@@ -95,12 +92,9 @@ struct FaultToleranceTests {
         try await ClientHarness.with(service: slowScans, plan: { request in
             request.isUpgrade ? .dropAfterEvents(3) : .passThrough
         }) { harness in
-            // No first-frame deadline on a loaded machine: polling that started early could deliver the
-            // end while the socket still carried its 3 frames, before the drop (a sound run, but not this test's).
-            var patient = ClientHarness.fastSettings
-            patient.firstFrameDeadline = .seconds(300)
-            patient.socketGiveUp = .seconds(300)
-            let (report, observed) = await harness.scan(image, settings: patient)
+            // No first-frame deadline on a loaded machine (the patient default): polling that started early could
+            // deliver the end while the socket still carried its 3 frames, before the drop (a sound run, but not this test's).
+            let (report, observed) = await harness.scan(image)
             expectSound(report, observed, reference: expected)
             #expect(report.socketFailures >= 1)
             #expect(report.reconnects >= 1)

@@ -8,8 +8,8 @@ import Testing
 /// `GET /metrics` scraped while a real job runs on the real service: every series moves as it
 /// should (uploads, scans, requests by route and status, events and heartbeats by transport, open
 /// subscribers up then down, stage times, jobs by state, a refused upgrade by its status), behind
-/// the token, which never appears in it; and `GET /openapi.yaml` serves the contract.
-@Suite("Prometheus metrics and the OpenAPI document")
+/// the token, which never appears in it (`GET /openapi.yaml` is checked in `InProcessWebRouteTests`).
+@Suite("Prometheus metrics of a running scan")
 struct MetricsTests {
     static let token = "metrics-test-secret-0c1d"
 
@@ -87,19 +87,6 @@ struct MetricsTests {
             // The scrapes themselves are counted by their route, not by a raw path.
             #expect((after[#"bookscan_http_requests_total{method="GET",route="/metrics",status="200"}"#] ?? 0) >= 2)
             #expect(!after.keys.contains { $0.contains(id.uuidString.lowercased()) })
-        }
-    }
-
-    @Test("GET /openapi.yaml is the OpenAPI 3.1 document naming every route of protocol v1, without the token")
-    func openAPIDocument() async throws {
-        try await ServiceHarness.with(ServiceConfiguration(token: Self.token)) { harness in
-            let response = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + Routes.openAPI))
-            #expect(response.status == 200 && response.header("Content-Type") == "application/yaml")
-            let text = String(decoding: response.body, as: UTF8.self)
-            #expect(text.hasPrefix("openapi: 3.1") || text.contains("\nopenapi: 3.1"))
-            for path in ["/v1/scans/{jobId}:", "/v1/scans/{jobId}/events:", "/v1/events:", "/v1/limits:", "/healthz:", "/metrics:", "/openapi.yaml:"] {
-                #expect(text.contains("  \(path)"), "\(path)")
-            }
         }
     }
 }

@@ -8,9 +8,9 @@ import HTTPTypes
 @testable import ScanService
 import Testing
 
-/// The web client on a real service: the page and its modules with their content types, caching
-/// and Content Security Policy; `POST /v1/analytics` behind the token, bounded, appending records
-/// the CLI's `stats` reads; and scripts/web-client-check, the page in a real headless Chromium.
+/// The web client on a real service: the page's policy names the connection's own address whatever Host
+/// says; scripts/web-client-check, the page in a real headless Chromium; the page's JavaScript under node.
+/// The routes' rules (types, caching, the analytics route) are in `InProcessWebRouteTests`.
 @Suite("Web client: the page, its files, the analytics route and a real browser")
 struct WebClientTests {
     static let token = "web-client-token"
@@ -51,39 +51,6 @@ struct WebClientTests {
         return try await harness.http.send(HTTPRequestData(method: "POST", url: harness.baseURL + "/v1/analytics", headers: headers, body: body))
     }
 
-    @Test("the page and every module are open, typed, revalidated by ETag and under a strict CSP without inline script")
-    func pageAndModules() async throws {
-        try await Self.with { harness in
-            let page = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + "/", headers: [], body: nil))
-            #expect(page.status == 200)
-            #expect(page.header("content-type") == "text/html; charset=utf-8")
-            let html = String(decoding: page.body, as: UTF8.self)
-            #expect(html.contains("capture=\"environment\"") && html.contains("accept=\"image/*\""))
-            #expect(!html.contains("<script>") && html.range(of: #" on[a-z]+="#, options: .regularExpression) == nil, "no inline script or handler")
-            let policy = try #require(page.header("content-security-policy"))
-            #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("img-src 'self' blob: data:"))
-            #expect(policy.contains("ws://127.0.0.1:\(harness.service.port)") && !policy.contains("unsafe-inline"))
-            #expect(page.header("x-content-type-options") == "nosniff")
-
-            for module in ["app.js", "merge.js", "tracker.js", "upload.js", "result.js", "booklist.js"] {
-                let file = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + "/web/" + module, headers: [], body: nil))
-                #expect(file.status == 200, "\(module)")
-                #expect(file.header("content-type") == "text/javascript; charset=utf-8", "\(module)")
-                #expect(file.header("cache-control") == "no-cache", "\(module)")
-                let etag = try #require(file.header("etag"))
-                let again = try await harness.http.send(
-                    HTTPRequestData(method: "GET", url: harness.baseURL + "/web/" + module, headers: [("If-None-Match", etag)], body: nil))
-                #expect(again.status == 304 && again.body.isEmpty, "\(module)")
-            }
-            let css = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + "/web/app.css", headers: [], body: nil))
-            #expect(css.header("content-type") == "text/css; charset=utf-8")
-            let missing = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + "/web/../Package.swift", headers: [], body: nil))
-            #expect(missing.status == 404)
-            let unknown = try await harness.http.send(HTTPRequestData(method: "GET", url: harness.baseURL + "/web/secret.js", headers: [], body: nil))
-            #expect(unknown.status == 404)
-        }
-    }
-
     @Test("a forged Host never writes the CSP: connect-src names the connection's own address (or the configured origins)")
     func forgedHost() async throws {
         try await Self.with { harness in
@@ -95,50 +62,6 @@ struct WebClientTests {
             let headers = WebClientRoutes.securityHeaders(authorities: ["shelf.local:8080", "evil.example/;script-src"])
             let configured = try #require(headers[.contentSecurityPolicy])
             #expect(configured.contains("connect-src 'self' blob: ws://shelf.local:8080 wss://shelf.local:8080;") && !configured.contains("evil"))
-        }
-    }
-
-    @Test("POST /v1/analytics appends the web client's record to the log, readable by stats; without the token 401")
-    func analyticsAppends() async throws {
-        let log = Self.temporaryLog()
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        try await Self.with(analyticsLog: log) { harness throws in
-            #expect(try await Self.post(harness, Self.webRecord(), token: nil).status == 401)
-            #expect(try await Self.post(harness, Self.webRecord(), token: "wrong").status == 401)
-            #expect(try await Self.post(harness, Self.webRecord(), token: Self.token).status == 204)
-            #expect(try await Self.post(harness, Self.webRecord(command: "batch"), token: Self.token).status == 204)
-            let read = AnalyticsLog(path: log).read()
-            #expect(read.records.count == 2)
-            #expect(read.records.first?.strategy == .sse && read.records.first?.fallbackFrom == .websocket)
-            #expect(read.records.map(\.command) == ["scan", "batch"])
-        }
-    }
-
-    @Test("a record that is not the web client's, not a record, too large or not JSON is refused and not written")
-    func analyticsRefuses() async throws {
-        let log = Self.temporaryLog()
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        try await Self.with(analyticsLog: log) { harness in
-            #expect(try await Self.post(harness, Self.webRecord(client: "cli"), token: Self.token).status == 400)
-            #expect(try await Self.post(harness, Self.webRecord(command: "serve"), token: Self.token).status == 400)
-            #expect(try await Self.post(harness, Self.webRecord(totalSeconds: -1), token: Self.token).status == 400)
-            #expect(try await Self.post(harness, Array(#"{"client":"web"}"#.utf8), token: Self.token).status == 400)
-            #expect(try await Self.post(harness, Array("[1,2]".utf8), token: Self.token).status == 400)
-            #expect(try await Self.post(harness, Self.webRecord(), token: Self.token, type: "text/plain").status == 415)
-            let huge = try await Self.post(harness, [UInt8](repeating: 0x20, count: 64 * 1024) + Self.webRecord(), token: Self.token)
-            #expect(huge.status == 413)
-            let error = try WireCoding.decode(ErrorResponse.self, from: Data(huge.body))
-            #expect(error.error.code == .payloadTooLarge)
-            #expect(!FileManager.default.fileExists(atPath: log))
-        }
-    }
-
-    @Test("without an analytics log the route answers 404 not_found")
-    func analyticsWithoutLog() async throws {
-        try await Self.with(token: nil) { harness in
-            let answer = try await Self.post(harness, Self.webRecord(), token: nil)
-            #expect(answer.status == 404)
-            #expect(try WireCoding.decode(ErrorResponse.self, from: Data(answer.body)).error.code == .notFound)
         }
     }
 
