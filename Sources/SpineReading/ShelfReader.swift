@@ -157,9 +157,12 @@ package struct ShelfReader: Sendable {
         let filled = try stageClock.timing(.photoLines) { () throws(SpineReadingError) -> LineReading?? in try pool.withSceneTextReader { engine -> LineReading? in
             guard let lines = PhotoLineReader().read(photo, turns: turns, engine: engine, isCancelled: isCancelled) else { return nil }
             let recorded = recordingLines ? lines.map { RecordedLine($0, photoLongSide: side) } : []
-            let spans = LetteringSpan.spans(lines, photoWidth: photo.width)
+            let spans = ReadingRule.letteringJoin.isOn ? LetteringSpan.spans(lines, photoWidth: photo.width) : []
             guard let lexicon = engine.lexicon else { return LineReading(texts: texts, spans: spans, lines: recorded) }
-            let cuts = MergedSpineSplitter().cuts(spines, rows: rows, lines: lines, photoWidth: photo.width, photoHeight: photo.height)
+            let cuts =
+                ReadingRule.mergedSpineSplit.isOn
+                ? MergedSpineSplitter().cuts(spines, rows: rows, lines: lines, photoWidth: photo.width, photoHeight: photo.height)
+                : spines.map { _ in [] }
             var parted: [SpineOutline] = [], partedTexts: [SpineText] = []
             for (i, spine) in spines.enumerated() where i < texts.count {
                 let pieces = MergedSpineSplitter.pieces(of: spine, cuts: cuts[i])

@@ -26,6 +26,7 @@ struct LineTitles: Sendable {
             let best = bestTitle(candidates, lexicon: lexicon), open = bestTitle(candidates, lexicon: lexicon, rareWord: true)
             let bestOrOneWord = open ?? oneWordTitle(onSpine)
             if let current = out[i].title {
+                guard ReadingRule.lineCheck.isOn else { continue }
                 out[i] = checked(
                     out[i], title: current, best: best, open: open, bestOrOneWord: bestOrOneWord,
                     check: LineCheck(lines: onSpine, tuning: tuning), lexicon: lexicon)

@@ -88,7 +88,7 @@ extension StripPreparer {
         let alongX = strip.width >= strip.height
         // Each piece's pixels and the levels it is stretched by: its own when it holds lettering of its
         // own, otherwise the strip's.
-        let cut = pieces(strip)
+        let cut = ReadingRule.labelPieces.isOn ? pieces(strip) : [0..<(alongX ? strip.width : strip.height)]
         // A strip of one piece (most of them) is stretched as one, without collecting its pixels again.
         let parts = cut.count < 2 ? [] : cut.map { piece -> (indices: [Int], levels: (lo: Int, median: Int, hi: Int)) in
             var indices: [Int] = []

@@ -191,7 +191,7 @@ final class TesseractEngine: StripRecognizer, @unchecked Sendable {
             // Tesseract's letter boxes often span the whole strip; the ink under the word never reaches
             // higher than the letters do, so the smaller of the two is the word's size.
             let fromLetters = RecognisedWord.capHeight(of: Self.letterHeights(iterator))
-            let fromInk = WordInk.inkHeight(
+            let fromInk = !ReadingRule.wordInk.isOn ? nil : WordInk.inkHeight(
                 image, left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), darkOnly: confidence < WordInk.measuredConfidence)
                 .flatMap { WordInk.capHeight(ink: $0, text: trimmed) }
             let capHeight = [fromLetters, fromInk].compactMap { $0 }.min() ?? Double(b - t)

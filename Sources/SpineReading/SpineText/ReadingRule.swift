@@ -19,6 +19,23 @@ package enum ReadingRule: String, CaseIterable, Sendable {
     /// A title read with middling confidence is given only when readings at other scales agree (`TitleVote`);
     /// off: it is given as read, without the readings that would confirm it.
     case titleVote = "title_vote"
+    /// A box as wide as several books of its row, with lines side by side on it, is cut between them (`MergedSpineSplitter`);
+    /// off: every box stays one book.
+    case mergedSpineSplit = "merged_spine_split"
+    /// A title read crop by crop is checked against the spine's own lines (`LineCheck`: a piece of the author's name,
+    /// a misreading, a word no line reads give way); off: it stands as read.
+    case lineCheck = "line_check"
+    /// A strip is cut where its background changes (a label) and each piece stretched on its own
+    /// (`StripPreparer.pieces`); off: the strip is stretched as one.
+    case labelPieces = "label_pieces"
+    /// A blurred strip is deconvolved before reading (`StripDeblurrer`); off: read as it is.
+    case deblur = "deblur"
+    /// A word's letter size is measured on the strip's ink as well as from Tesseract's boxes (`WordInk`); off: the
+    /// boxes alone.
+    case wordInk = "word_ink"
+    /// Spines that one line of lettering crosses are joined into one book (`LetteringSpan`, ScanEngine's
+    /// `LetteringJoiner`); off: none are joined.
+    case letteringJoin = "lettering_join"
 
     /// The rules switched off in this process.
     package static let switchedOff: Set<ReadingRule> = parse(ProcessInfo.processInfo.environment[environmentKey] ?? "")

@@ -199,7 +199,7 @@ struct SpineReader: Sendable {
         // The gray level below which a grainy strip's pixels become ink (nil: left to Tesseract's threshold).
         var inkThreshold: UInt8?
         func grainy() -> Bool { StripPreparer.grain(sampled, step: Int(scale.rounded(.up))) >= tuning.grainyStrip }
-        if edgeWidth() / max(1, scale) >= tuning.blurredEdgeWidth {
+        if ReadingRule.deblur.isOn, edgeWidth() / max(1, scale) >= tuning.blurredEdgeWidth {
             strip = StripDeblurrer.deconvolved(
                 sampled, sigma: tuning.deblurSigmaPerEdgeWidth * edgeWidth(), rounds: tuning.deblurRounds, finestSigma: tuning.deblurFinestSigma)
             if grainy() { inkThreshold = tuning.grainyDeblurredThreshold }
