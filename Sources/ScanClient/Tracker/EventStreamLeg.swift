@@ -20,13 +20,23 @@ struct EventStreamLeg: Sendable {
         case abandoned
     }
 
-    var state = State.idle
-    var consecutiveFailures = 0
-    var firstFailure: TransportFailure?
-    var backoff: ReconnectBackoff
+    /// What bytes that arrived on the current connection were to the stream (`received`).
+    struct Arrival: Equatable, Sendable {
+        /// The connection's first bytes: no proxy buffers it (its first-byte timer is cancelled).
+        var firstBytes: Bool
+        /// It delivered its first event or heartbeat: it carries the job from now on.
+        var startedCarrying: Bool
+    }
 
-    init(settings: TrackerSettings, seed: UInt64) {
+    private(set) var state = State.idle
+    private(set) var consecutiveFailures = 0
+    private(set) var firstFailure: TransportFailure?
+    private var backoff: ReconnectBackoff
+
+    /// `unavailable`: the server has no event stream, so the ladder skips it (the leg starts abandoned).
+    init(settings: TrackerSettings, seed: UInt64, unavailable: Bool) {
         backoff = ReconnectBackoff(base: settings.backoffBase, cap: settings.backoffCap, seed: seed ^ 0x55E_55E)
+        if unavailable { state = .abandoned }
     }
 
     /// The connection of an attempt in flight or open, if any.
@@ -51,4 +61,60 @@ struct EventStreamLeg: Sendable {
     /// Statuses that a retry of the stream cannot change within a run: the stream is given up
     /// (a server without event streams answers a plain GET of the route with 426).
     static let finalRefusals: Set<Int> = [400, 401, 403, 404, 405, 406, 410, 426, 501, 503, 505]
+}
+
+// MARK: - inputs (each moves the stream on; `TrackerRun` turns what they return into actions)
+
+extension EventStreamLeg {
+    /// Attempt `connection` begins.
+    mutating func connect(connection: Int) {
+        state = .connecting(connection)
+    }
+
+    /// Attempt `connection` opened (200 and an event stream). Returns false when that is not the attempt in flight.
+    mutating func opened(connection: Int) -> Bool {
+        guard case .connecting(connection) = state else { return false }
+        state = .open(connection)
+        return true
+    }
+
+    /// Bytes arrived on `connection` (`delivers`: with events or heartbeats, more than the opening);
+    /// nil when that is not the open stream.
+    mutating func received(connection: Int, delivers: Bool) -> Arrival? {
+        var arrival = Arrival(firstBytes: false, startedCarrying: false)
+        switch state {
+        case .open(connection):
+            arrival.firstBytes = true
+            state = .flowing(connection)
+        case .flowing(connection), .carrying(connection): break
+        case .idle, .connecting, .open, .flowing, .carrying, .waitingToReconnect, .abandoned: return nil
+        }
+        if !isCarrying, delivers {
+            state = .carrying(connection)
+            consecutiveFailures = 0
+            arrival.startedCarrying = true
+        }
+        return arrival
+    }
+
+    /// The current attempt failed (`failure`, kept if it is the first): the stream waits to reconnect,
+    /// and the delay is returned; or, with `giveUp` (a final failure, too many), it is abandoned and nil returned.
+    mutating func failed(_ failure: TransportFailure, giveUp: Bool) -> Duration? {
+        if firstFailure == nil { firstFailure = failure }
+        if giveUp {
+            state = .abandoned
+            return nil
+        }
+        state = .waitingToReconnect
+        defer { consecutiveFailures += 1 }
+        return backoff.delay(attempt: consecutiveFailures)
+    }
+
+    /// The stream is closed (the WebSocket carries again); it may be opened again later unless
+    /// abandoned. Returns the attempt that was in flight or open, for the caller to close.
+    mutating func close() -> Int? {
+        let live = connection
+        if state != .abandoned { state = .idle }
+        return live
+    }
 }

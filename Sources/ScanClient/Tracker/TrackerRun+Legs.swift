@@ -2,8 +2,9 @@ import Foundation
 import RunModel
 import ScanProtocol
 
-/// `TrackerRun`'s legs and watches: the WebSocket, the event stream, polling, the merge and the lag watch, each
-/// turning the run's inputs into actions (the inputs themselves are in TrackerRun.swift).
+/// `TrackerRun`'s routing to its legs and watches: the WebSocket, the event stream, polling, the merge and the
+/// lag watch, what each returns turned into actions (the inputs themselves are in TrackerRun.swift; each leg's
+/// transitions in its own file).
 extension TrackerRun {
     // MARK: classification
 
@@ -30,14 +31,6 @@ extension TrackerRun {
 
     // MARK: the WebSocket
 
-    /// Whether socket `connection` began before the upload was accepted (the job may not have existed).
-    func startedBeforeAccept(_ connection: Int) -> Bool {
-        switch upload {
-        case .inFlight: true
-        case .accepted(let firstConnection): connection < firstConnection
-        }
-    }
-
     mutating func takeConnectionNumber() -> Int {
         defer { nextConnection += 1 }
         return nextConnection
@@ -45,7 +38,7 @@ extension TrackerRun {
 
     mutating func openSocket() -> [Action] {
         let connection = takeConnectionNumber()
-        socket.state = .connecting(connection)
+        socket.connect(connection: connection)
         metrics.socketAttempts += 1
         var actions: [Action] = [.openSocket(connection: connection, after: merge.contiguous)]
         if socket.everCarried {
@@ -56,8 +49,11 @@ extension TrackerRun {
     }
 
     /// Closes the socket attempt in flight or open, if any, and cancels its timers (the caller moves its state on).
-    mutating func closeCurrentSocket() -> [Action] {
-        guard let c = socket.connection else { return [] }
+    mutating func closeCurrentSocket() -> [Action] { closeSocket(socket.connection) }
+
+    /// Closes socket attempt `connection` (nil: none) and cancels its timers.
+    mutating func closeSocket(_ connection: Int?) -> [Action] {
+        guard let c = connection else { return [] }
         let actions: [Action] = [
             .closeSocket(connection: c), .cancel(.silence(connection: c)), .cancel(.heartbeatLate(connection: c)),
             .cancel(.connectDeadline(connection: c)), .cancel(.hedgeVerdict(connection: c)),
@@ -68,18 +64,15 @@ extension TrackerRun {
     /// One WebSocket failure: count it, fall back (auto), and schedule a reconnect unless there were too many.
     mutating func socketFailed(reason: SocketFailureReason, status: Int?) -> [Action] {
         metrics.socketFailures += 1
-        socket.record(TransportFailure(reason: reason, status: status, phase: fallbackPhase))
+        let failure = TransportFailure(reason: reason, status: status, phase: fallbackPhase)
+        let reconnect = socket.failed(failure, giveUp: metrics.socketFailures >= settings.maxSocketFailures)
         var actions: [Action] = []
         if mode == .auto { actions += startFallback() }
-        if metrics.socketFailures >= settings.maxSocketFailures {
-            socket.state = .abandoned
+        guard let reconnect else {
             if mode == .websocket { actions += finish(.socketUnavailable(reason)) }
             return actions
         }
-        socket.state = .waitingToReconnect
-        let attempt = socket.consecutiveFailures
-        socket.consecutiveFailures += 1
-        actions.append(.schedule(.reconnect, after: socket.backoff.delay(attempt: attempt)))
+        actions.append(.schedule(.reconnect, after: reconnect))
         return actions
     }
 
@@ -98,7 +91,7 @@ extension TrackerRun {
 
     mutating func openStream() -> [Action] {
         let connection = takeConnectionNumber()
-        stream.state = .connecting(connection)
+        stream.connect(connection: connection)
         metrics.streamAttempts += 1
         return [
             .openStream(connection: connection, after: merge.contiguous),
@@ -109,11 +102,10 @@ extension TrackerRun {
     /// Closes the stream (the WebSocket carries again); it may be opened again later unless abandoned.
     mutating func closeStream() -> [Action] {
         var actions: [Action] = [.cancel(.streamReconnect)]
-        if let connection = stream.connection {
+        if let connection = stream.close() {
             actions += [.closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.streamFirstByte(connection: connection))]
             actions += lagTimersCancelled(connection)
         }
-        if stream.state != .abandoned { stream.state = .idle }
         return actions
     }
 
@@ -121,16 +113,12 @@ extension TrackerRun {
     /// unless the failure is final or there were too many.
     mutating func streamFailed(_ reason: SocketFailureReason, status: Int?, final: Bool) -> [Action] {
         metrics.streamFailures += 1
-        if stream.firstFailure == nil { stream.firstFailure = TransportFailure(reason: reason, status: status, phase: fallbackPhase) }
+        let failure = TransportFailure(reason: reason, status: status, phase: fallbackPhase)
         var actions: [Action] = []
-        if final || metrics.streamFailures >= settings.maxSocketFailures {
-            stream.state = .abandoned
-            if mode == .sse { return finish(.socketUnavailable(reason)) }
-        } else {
-            stream.state = .waitingToReconnect
-            let attempt = stream.consecutiveFailures
-            stream.consecutiveFailures += 1
-            actions.append(.schedule(.streamReconnect, after: stream.backoff.delay(attempt: attempt)))
+        if let reconnect = stream.failed(failure, giveUp: final || metrics.streamFailures >= settings.maxSocketFailures) {
+            actions.append(.schedule(.streamReconnect, after: reconnect))
+        } else if mode == .sse {
+            return finish(.socketUnavailable(reason))
         }
         if mode == .auto { actions += startPolling() }
         return actions
@@ -156,26 +144,29 @@ extension TrackerRun {
 
     // MARK: polling
 
+    /// Polling follows the job (once the upload is accepted).
     mutating func startPolling() -> [Action] {
-        guard !polling.isFollowing, upload.isAccepted else { return [] }
-        polling.state = .following
-        return pollNowAndReschedule()
+        guard upload.isAccepted else { return [] }
+        return pollingActions(polling.follow())
     }
 
-    /// Polls now unless a request is still out, and schedules the next tick.
-    mutating func pollNowAndReschedule() -> [Action] {
-        var actions: [Action] = [.schedule(.poll, after: settings.pollInterval)]
-        if !polling.requestOut {
-            polling.requestOut = true
+    /// What polling asked for: the next tick and a poll (counted) unless one was out, or the tick cancelled.
+    mutating func pollingActions(_ action: PollingLeg.Action) -> [Action] {
+        switch action {
+        case .none:
+            return []
+        case .tick(let pollNow):
+            guard pollNow else { return [.schedule(.poll, after: settings.pollInterval)] }
             metrics.pollsMade += 1
-            actions.append(.poll)
+            return [.schedule(.poll, after: settings.pollInterval), .poll]
+        case .stopTicking:
+            return [.cancel(.poll)]
         }
-        return actions
     }
 
-    /// A poll that checks a streaming transport rather than follows the job.
+    /// A poll that checks a streaming transport rather than follows the job (the caller checked `PollingLeg.mayHedge`).
     mutating func sendHedgedPoll() -> [Action] {
-        polling.requestOut = true
+        polling.hedgedPollSent()
         metrics.pollsMade += 1
         metrics.hedgedPolls += 1
         return [.poll]
@@ -274,7 +265,7 @@ extension TrackerRun {
         guard mode == .auto, lag.connection == connection, carries(connection) else { return [] }
         lag.probeBroughtForward = false
         let next: [Action] = [.schedule(.lagProbe(connection: connection), after: settings.lagProbeDelay)]
-        guard !polling.isFollowing, !polling.requestOut, upload.isAccepted else { return next }
+        guard polling.mayHedge, upload.isAccepted else { return next }
         return next + sendHedgedPoll()
     }
 
@@ -298,7 +289,7 @@ extension TrackerRun {
         actions += socketFailed(reason: reason, status: nil)
         if verdict == .lagging, !actions.endsRun {
             // Not retried in this run: the next socket would cross the same middlebox.
-            socket.state = .abandoned
+            socket.abandon()
             actions.append(.cancel(.reconnect))
         }
         return actions

@@ -3,7 +3,9 @@ import RunModel
 import ScanProtocol
 
 /// A `TrackerStateMachine`'s running phase: one leg per transport (`SocketLeg`, `EventStreamLeg`,
-/// `PollingLeg`), the merge of their events, the lag watch and the counters, and every transition.
+/// `PollingLeg`) and the `Upload`, the merge of their events, the lag watch and the counters. Each leg
+/// owns its transitions (a `mutating func` per input, returning what the run must do); the run routes
+/// every input to its legs and combines what they return with the merge, the lag watch and the counters.
 ///
 /// Invariants (besides the machine's):
 /// - the ending is always a transition's last action (`finish`), and `finish` leaves the run as it
@@ -15,27 +17,12 @@ import ScanProtocol
 struct TrackerRun: Sendable {
     typealias Action = TrackerStateMachine.Action
 
-    /// Whether the server has accepted the upload yet.
-    enum Upload: Sendable {
-        case inFlight
-        /// Accepted when the next connection number was `firstConnection`: sockets numbered below it
-        /// began before the job existed.
-        case accepted(firstConnection: Int)
-
-        var isAccepted: Bool {
-            switch self {
-            case .inFlight: false
-            case .accepted: true
-            }
-        }
-    }
-
     let mode: TrackerMode
     let ladderStart: StreamTransport
     let settings: TrackerSettings
     var metrics = TrackerMetrics()
     var merge: EventMerge
-    var upload = Upload.inFlight
+    private(set) var upload = Upload.inFlight
     /// The number of the next socket or stream attempt.
     var nextConnection = 1
     var socket: SocketLeg
@@ -53,8 +40,7 @@ struct TrackerRun: Sendable {
         self.settings = settings
         merge = EventMerge(continuing: continuing)
         socket = SocketLeg(settings: settings, seed: seed, waitsForUpload: socketWaitsForUpload)
-        stream = EventStreamLeg(settings: settings, seed: seed)
-        if !eventStreamAvailable, mode == .auto { stream.state = .abandoned }
+        stream = EventStreamLeg(settings: settings, seed: seed, unavailable: !eventStreamAvailable && mode == .auto)
     }
 
     /// See `TrackerStateMachine.probesRefusedUpgrades`.
@@ -74,7 +60,7 @@ extension TrackerRun {
 
     mutating func uploadAccepted(_ snapshot: JobSnapshot, receivedAt: Date?) -> [Action] {
         _ = lag.age(of: snapshot.updatedAt, receivedAt: receivedAt)  // a sample of the clocks' offset
-        upload = .accepted(firstConnection: nextConnection)
+        upload.accepted(nextConnection: nextConnection)
         var actions = ingest(snapshot, path: .upload)
         if actions.endsRun { return actions }
         switch mode {
@@ -89,10 +75,7 @@ extension TrackerRun {
                 if mode == .auto { actions.append(.schedule(.firstFrameDeadline, after: settings.firstFrameDeadline)) }
                 actions.append(.schedule(.socketGiveUp, after: settings.socketGiveUp))
             }
-            if socket.raceRetry == .reopenWhenAccepted {
-                socket.raceRetry = .unavailable
-                actions += openSocket()
-            }
+            if socket.uploadAccepted() { actions += openSocket() }
             if socket.failure != nil {
                 // The WebSocket already failed (say, a proxy refused the upgrade during the upload):
                 // the ladder's next step starts now, not at the first-frame deadline.
@@ -103,46 +86,26 @@ extension TrackerRun {
     }
 
     mutating func socketOpened(connection: Int) -> [Action] {
-        guard case .connecting(connection) = socket.state else { return [] }
-        socket.state = .open(connection)
+        guard socket.opened(connection: connection) else { return [] }
         return [.cancel(.connectDeadline(connection: connection)), .schedule(.silence(connection: connection), after: settings.silenceTimeout)]
     }
 
     mutating func socketMessage(connection: Int, _ message: ServerMessage, receivedAt: Date?) -> [Action] {
+        guard let frame = socket.frameArrived(connection: connection) else { return [] }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
-        let firstFrame: Bool
-        switch socket.state {
-        case .open(connection):
-            firstFrame = true
-        case .carrying(connection, .none):
-            firstFrame = false
-        case .carrying(connection, .hedging):
-            firstFrame = false
-            socket.state = .carrying(connection, .hedging(sawFrame: true))
-        case .carrying(connection, .suspect):
-            // Behind, but alive: it was slow, not dead.
-            firstFrame = false
-            socket.state = .carrying(connection, .none)
-            actions.append(.cancel(.hedgeVerdict(connection: connection)))
-        case .idle, .connecting, .open, .carrying, .waitingToReconnect, .abandoned:
-            return []
-        }
+        if frame == .cleared { actions.append(.cancel(.hedgeVerdict(connection: connection))) }
+        let firstFrame = frame == .first
         if let late = settings.heartbeatLateAfter, mode == .auto, firstFrame || message.isHeartbeat {
             // The server sends a heartbeat every interval whatever else it sends: the next one is
             // due one interval after this one (or after the first frame), and late a margin later.
             actions.append(.schedule(.heartbeatLate(connection: connection), after: late))
         }
         if firstFrame {
-            socket.state = .carrying(connection, .none)
-            socket.everCarried = true
-            socket.consecutiveFailures = 0
             actions += [.cancel(.firstFrameDeadline), .cancel(.socketGiveUp)]
-            if polling.isFollowing && mode == .auto {
-                // The socket is healthy again: it carries the job, polling stops.
-                polling.state = .off
-                actions.append(.cancel(.poll))
+            if mode == .auto {
+                // The socket is healthy again: it carries the job, polling stops and the stream closes.
+                actions += pollingActions(polling.transportCarries()) + closeStream() + watchLag(connection: connection)
             }
-            if mode == .auto { actions += closeStream() + watchLag(connection: connection) }
         }
         switch message {
         case .event(let event): actions += lagHeard(connection: connection, events: [event], receivedAt: receivedAt) + accept(event, path: .websocket)
@@ -153,55 +116,42 @@ extension TrackerRun {
     }
 
     mutating func socketEnded(connection: Int, _ end: SocketEnd) -> [Action] {
-        let wasOpen: Bool
-        switch socket.state {
-        case .connecting(connection): wasOpen = false
-        case .open(connection), .carrying(connection, _): wasOpen = true
-        case .idle, .connecting, .open, .carrying, .waitingToReconnect, .abandoned: return []
-        }
+        let closed = socket.closed(
+            connection: connection, end: end, startedBeforeAccept: upload.startedBeforeAccept(connection), uploadAccepted: upload.isAccepted)
+        guard let closed else { return [] }
         var actions: [Action] = [
             .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)), .cancel(.connectDeadline(connection: connection)),
             .cancel(.hedgeVerdict(connection: connection)),
         ] + lagTimersCancelled(connection)
-        if case .refused(let status) = end, status == nil || status == 404 || status == 426, startedBeforeAccept(connection),
-            socket.raceRetry == .available
-        {
-            // The upgrade raced ahead of the upload (the job did not exist yet): not a failure.
-            // Reopen once the job exists; this free retry is used at most once per run.
-            socket.state = .idle
-            switch upload {
-            case .accepted:
-                socket.raceRetry = .unavailable
-                return actions + openSocket()
-            case .inFlight:
-                socket.raceRetry = .reopenWhenAccepted
-                return actions
-            }
+        let reason: SocketFailureReason
+        let status: Int?
+        switch closed {
+        case .raceLost(let reopenNow):
+            // The upgrade raced ahead of the upload: not a failure; the socket reopens once the job exists.
+            return reopenNow ? actions + openSocket() : actions
+        case .failed(let failure, let code):
+            (reason, status) = (failure, code)
         }
-        let reason = end.failureReason(wasOpen: wasOpen)
-        var status: Int?
-        if case .refused(let code) = end { status = code }
-        socket.settleFirstFailure(endOf: connection, wasOpen: wasOpen, reason: reason, status: status)
         actions += socketFailed(reason: reason, status: status)
         if actions.endsRun { return actions }
         switch end {
         case .refused(let code?) where code == 401 || code == 403:
             // Credentials (or a proxy) forbid it: retrying cannot help. Polling will tell (and end the run).
-            socket.state = .abandoned
+            socket.abandon()
             actions.append(.cancel(.reconnect))
             if mode == .websocket { actions += finish(.unauthorized(status: code)) }
         case .refused(let code?) where mode == .auto && TrackerStateMachine.finalRefusals.contains(code):
             // The service says the WebSocket is unavailable (503), or the route or a middlebox refuses
             // the upgrade itself (404 once the job exists, 426…): a retry gets the same answer.
             // Polling carries the rest of this run.
-            socket.state = .abandoned
+            socket.abandon()
             actions.append(.cancel(.reconnect))
         case .refused(nil) where mode == .auto && stream.state != .abandoned:
             // Refused with no status known: with the event stream in the ladder the driver does not
             // spend a request to probe why — the stream's own answer on the same route says it (it
             // carries the job when only the upgrade is blocked; its status explains anything else).
             // A refused upgrade is not retried in this run, as a probed 403/426 would not be.
-            socket.state = .abandoned
+            socket.abandon()
             actions.append(.cancel(.reconnect))
         case .refused, .unreachable, .closed, .protocolError:
             break
@@ -210,33 +160,19 @@ extension TrackerRun {
     }
 
     mutating func streamOpened(connection: Int) -> [Action] {
-        guard case .connecting(connection) = stream.state else { return [] }
-        stream.state = .open(connection)
+        guard stream.opened(connection: connection) else { return [] }
         return [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
     }
 
     mutating func streamReceived(
         connection: Int, _ events: [JobEvent], heartbeats: Int, heartbeat: (latestSeq: Int, timestamp: Date?)?, receivedAt: Date?
     ) -> [Action] {
-        let firstBytes: Bool
-        switch stream.state {
-        case .open(connection): firstBytes = true
-        case .flowing(connection), .carrying(connection): firstBytes = false
-        case .idle, .connecting, .open, .flowing, .carrying, .waitingToReconnect, .abandoned: return []
-        }
+        guard let arrival = stream.received(connection: connection, delivers: !events.isEmpty || heartbeats > 0) else { return [] }
         var actions: [Action] = [.schedule(.silence(connection: connection), after: settings.silenceTimeout)]
-        if firstBytes {
-            stream.state = .flowing(connection)
-            actions.append(.cancel(.streamFirstByte(connection: connection)))
-        }
-        if !stream.isCarrying, !events.isEmpty || heartbeats > 0 {
-            stream.state = .carrying(connection)
-            stream.consecutiveFailures = 0
-            if polling.isFollowing, mode == .auto, !socket.isCarrying {
-                // The stream delivers (again): it carries the job, polling stops.
-                polling.state = .off
-                actions.append(.cancel(.poll))
-            }
+        if arrival.firstBytes { actions.append(.cancel(.streamFirstByte(connection: connection))) }
+        if arrival.startedCarrying {
+            // The stream delivers (again): it carries the job, polling stops.
+            if mode == .auto, !socket.isCarrying { actions += pollingActions(polling.transportCarries()) }
             if !socket.isCarrying { actions += watchLag(connection: connection) }
         }
         actions += lagHeard(connection: connection, events: events, heartbeat: heartbeat, receivedAt: receivedAt)
@@ -259,24 +195,15 @@ extension TrackerRun {
     }
 
     mutating func pollResult(_ outcome: PollOutcome, receivedAt: Date?) -> [Action] {
-        polling.requestOut = false
+        polling.pollAnswered()
         switch outcome {
         case .snapshot(let snapshot):
             metrics.pollsSucceeded += 1
             var actions = lagPollShowed(snapshot, receivedAt: receivedAt)
-            if case .carrying(let connection, .hedging(let sawFrame)) = socket.state {
-                socket.state = .carrying(connection, .none)
-                if snapshot.seq > merge.lastDelivered, !sawFrame, let margin = settings.heartbeatLateMargin {
-                    // The hedged poll found news the socket never delivered (and the socket sent
-                    // nothing while the poll was out): the news is shown now, and the socket is dead
-                    // unless a frame arrives within the margin.
-                    socket.state = .carrying(connection, .suspect)
-                    actions.append(.schedule(.hedgeVerdict(connection: connection), after: margin))
-                } else if !sawFrame, let margin = settings.heartbeatLateMargin {
-                    // Nothing new yet and still no frame: ask again a margin later (the server may
-                    // simply have had no news); the silence rule stays the backstop.
-                    actions.append(.schedule(.heartbeatLate(connection: connection), after: margin))
-                }
+            switch socket.hedgedPollAnswered(showedNews: snapshot.seq > merge.lastDelivered, margin: settings.heartbeatLateMargin) {
+            case .settled: break
+            case .suspect(let connection, let margin): actions.append(.schedule(.hedgeVerdict(connection: connection), after: margin))
+            case .askAgain(let connection, let margin): actions.append(.schedule(.heartbeatLate(connection: connection), after: margin))
             }
             return actions + ingest(snapshot, path: .polling)
         case .httpError(let status, _) where status == 404:
@@ -289,12 +216,12 @@ extension TrackerRun {
             // The server asked for a pause: the next poll waits for it (never less than the poll
             // interval, never more than the bound), instead of hammering a busy server.
             metrics.pollErrors += 1
-            socket.dropHedge()
+            socket.hedgedPollFailed()
             guard polling.isFollowing else { return [] }
             return [.schedule(.poll, after: min(max(wait, settings.pollInterval), settings.maxRetryAfter))]
         case .httpError, .transportError:
             metrics.pollErrors += 1
-            socket.dropHedge()
+            socket.hedgedPollFailed()
             return []
         }
     }
@@ -302,23 +229,14 @@ extension TrackerRun {
     mutating func timerFired(_ timer: TrackerTimer) -> [Action] {
         switch timer {
         case .firstFrameDeadline:
-            guard !socket.everCarried, mode == .auto else { return [] }
-            let failure = TransportFailure(reason: socket.openConnection == nil ? .connectTimeout : .silent, phase: fallbackPhase)
-            switch (socket.firstFailure, socket.state) {
-            case (.none, .connecting(let connection)): socket.firstFailure = .awaitingAnswer(failure, connection: connection)
-            case (.none, _): socket.firstFailure = .recorded(failure)
-            case (.awaitingAnswer, _), (.recorded, _): break
-            }
+            guard mode == .auto, socket.firstFrameDeadlinePassed(phase: fallbackPhase) else { return [] }
             return startFallback()
         case .socketGiveUp:
-            guard !socket.everCarried else { return [] }
-            let reason: SocketFailureReason = socket.openConnection == nil ? .connectTimeout : .silent
-            if socket.connection != nil { metrics.socketFailures += 1 }  // a live attempt given up is a failed socket
-            socket.record(TransportFailure(reason: reason, phase: fallbackPhase))
-            var actions = closeCurrentSocket()
-            socket.state = .abandoned
+            guard let givenUp = socket.giveUpDeadlinePassed(phase: fallbackPhase) else { return [] }
+            if givenUp.live != nil { metrics.socketFailures += 1 }  // a live attempt given up is a failed socket
+            var actions = closeSocket(givenUp.live)
             actions.append(.cancel(.reconnect))
-            return actions + (mode == .websocket ? finish(.socketUnavailable(reason)) : startFallback())
+            return actions + (mode == .websocket ? finish(.socketUnavailable(givenUp.reason)) : startFallback())
         case .silence(let connection):
             if stream.connection == connection { return streamSilent(connection: connection) }
             guard socket.openConnection == connection else { return [] }
@@ -329,13 +247,10 @@ extension TrackerRun {
         case .heartbeatLate(let connection):
             // The server's heartbeat is late: ask the status once, at once, while the socket stays
             // open. News the socket did not deliver means it is dead (see `pollResult`).
-            guard case .carrying(connection, .none) = socket.state, mode == .auto, !polling.isFollowing, !polling.requestOut, upload.isAccepted
-            else { return [] }
-            socket.state = .carrying(connection, .hedging(sawFrame: false))
+            guard mode == .auto, polling.mayHedge, upload.isAccepted, socket.heartbeatLate(connection: connection) else { return [] }
             return sendHedgedPoll()
         case .hedgeVerdict(let connection):
-            guard case .carrying(connection, .suspect) = socket.state else { return [] }
-            socket.state = .carrying(connection, .none)
+            guard socket.hedgeVerdictDue(connection: connection) else { return [] }
             let actions: [Action] = [
                 .closeSocket(connection: connection), .cancel(.silence(connection: connection)), .cancel(.heartbeatLate(connection: connection)),
             ]
@@ -354,8 +269,7 @@ extension TrackerRun {
             guard stream.state == .waitingToReconnect else { return [] }
             return openStream()
         case .poll:
-            guard polling.isFollowing else { return [] }
-            return pollNowAndReschedule()
+            return pollingActions(polling.tickFired())
         case .lagProbe(let connection):
             return lagProbe(connection: connection)
         case .lagVerdict(let connection):

@@ -10,8 +10,9 @@ package import ScanProtocol
 ///
 /// Shape: a phase, `running(TrackerRun)` or `finished(FinishedRun)`. A run (`TrackerRun.swift`) holds one leg per transport
 /// (`SocketLeg`, `EventStreamLeg`, `PollingLeg`), each with its own small state enum (the socket's
-/// hedge is part of its `carrying` state), the `EventMerge`, the `LagWatch` and the counters; every
-/// input goes through `advance`, which switches on the phase, and returns its actions. A finished run
+/// hedge is part of its `carrying` state) that only the leg's own inputs change, the `EventMerge`, the
+/// `LagWatch` and the counters; every input goes through `advance`, which switches on the phase, and
+/// the run routes it to its legs and returns the actions. A finished run
 /// keeps only what it reports: the counters, the merge and the strategy.
 ///
 /// Invariants, for every run, path mix and fault:
