@@ -5,7 +5,8 @@ import BookscanBase
 //
 // --without learned_choice leaves the learned title decision out (the titles are the rules'): the lab's cache is made so.
 // --without RULE switches one of the reading's rules off (`ReadingRule`: given_names, edition_lines, name_trim,
-// stack_reading, title_vote, merged_spine_split, line_check, label_pieces, deblur, word_ink, lettering_join), for the
+// stack_reading, title_vote, merged_spine_split, line_check, label_pieces, deblur, word_ink, lettering_join,
+// enlarged_look, other_layout, word_rescue, one_word_line), for the
 // ablation table; repeat it for several.
 // --lines also records every text line PP-OCR reads on the whole photo (`ShelfReader.recordedLines`) in each
 // prediction file ("lines", with the photo's "width" and "height"): the reading lab's cache (Tools/reading-lab).

@@ -24,7 +24,7 @@ struct LineTitles: Sendable {
             let candidates = Self.candidates(onSpine)
             // A line with one rare word may take an empty place (no title, a name withdrawn), never a title read.
             let best = bestTitle(candidates, lexicon: lexicon), open = bestTitle(candidates, lexicon: lexicon, rareWord: true)
-            let bestOrOneWord = open ?? oneWordTitle(onSpine)
+            let bestOrOneWord = open ?? (ReadingRule.oneWordLine.isOn ? oneWordTitle(onSpine) : nil)
             if let current = out[i].title {
                 guard ReadingRule.lineCheck.isOn else { continue }
                 out[i] = checked(

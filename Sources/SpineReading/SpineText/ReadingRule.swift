@@ -36,6 +36,17 @@ package enum ReadingRule: String, CaseIterable, Sendable {
     /// Spines that one line of lettering crosses are joined into one book (`LetteringSpan`, ScanEngine's
     /// `LetteringJoiner`); off: none are joined.
     case letteringJoin = "lettering_join"
+    /// Small lettering on a wide spine that gave no title is read again enlarged (`SpineReader`); off: not.
+    case enlargedLook = "enlarged_look"
+    /// A part of a title, or an unsure sparse-text title, is read again in the other page layout and a reading that
+    /// holds it whole takes its place (`SpineReader.readAgain`); off: the first layout's reading stands.
+    case otherLayout = "other_layout"
+    /// A near-0-confidence word of a title's line joins the title when it is plainly a word of that line
+    /// (`TextGrouper.rescue`); off: it is dropped with the noise.
+    case wordRescue = "word_rescue"
+    /// A spine with no line of two words or more that can be a title takes its one sure word of six letters
+    /// (`LineTitles.oneWordTitle`); off: it stays untitled.
+    case oneWordLine = "one_word_line"
 
     /// The rules switched off in this process.
     package static let switchedOff: Set<ReadingRule> = parse(ProcessInfo.processInfo.environment[environmentKey] ?? "")

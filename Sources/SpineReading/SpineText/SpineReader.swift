@@ -62,7 +62,7 @@ struct SpineReader: Sendable {
         guard var best else { return .unread }
         var text = result(best, frame: frame)
         // Small lettering on a wide spine: the strip's scale follows the spine's width, not the letters'.
-        if text.title == nil, best.score >= tuning.enlargedScore, let group = best.groups.first, group.height < tuning.smallLettering {
+        if ReadingRule.enlargedLook.isOn, text.title == nil, best.score >= tuning.enlargedScore, let group = best.groups.first, group.height < tuning.smallLettering {
             let factor = min(tuning.maximumEnlargement, tuning.wantedLettering / max(1, group.height))
             if isCancelled() { return .unread }
             if let strip = prepared(photo, frame: frame, direction: best.direction, scaleFactor: factor) {
@@ -78,7 +78,7 @@ struct SpineReader: Sendable {
         // its other line into the author beside it; the sparse layout dropped a short word). The strip is
         // read again in the other layout; that title counts only when it holds the part read first (not
         // a neighbouring group that lost the part: "Federalist Papers").
-        if text.title == nil, let group = best.groups.first, TextGrouper.isIncompleteTitle(Self.clean(group.text)),
+        if ReadingRule.otherLayout.isOn, text.title == nil, let group = best.groups.first, TextGrouper.isIncompleteTitle(Self.clean(group.text)),
             let strip = strips[best.direction], engine.distinguishesLayouts
         {
             if isCancelled() { return .unread }
@@ -90,7 +90,7 @@ struct SpineReader: Sendable {
         // A title the sparse-text layout gave that is not sure (one word, or to be confirmed) may have lost a
         // short word or its other line ("Side of Paradise", "THE SECRET" without AGENT): one block of the same
         // strip reads again, and a longer title that holds it in a row takes its place.
-        if let title = text.title, best.layout == .sparseText, best.scaleFactor == 1,
+        if ReadingRule.otherLayout.isOn, let title = text.title, best.layout == .sparseText, best.scaleFactor == 1,
             text.confidence < tuning.sureTitleConfidence || !title.contains(" "), let strip = strips[best.direction],
             engine.distinguishesLayouts
         {

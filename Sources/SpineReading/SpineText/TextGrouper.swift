@@ -61,6 +61,7 @@ enum TextGrouper {
     /// last word on the word's own text line or between two of them, the same letter size, and the same
     /// case style (all capitals with all capitals). It adds to the text, never to the confidence.
     static func rescue(_ group: Group, from words: [RecognisedWord]) -> Group {
+        guard ReadingRule.wordRescue.isOn else { return group }
         var g = group
         let upper = isAllCapitals(g.words)
         var changed = true
