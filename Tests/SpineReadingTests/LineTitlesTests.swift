@@ -184,25 +184,6 @@ struct LineTitlesTests {
         #expect(filled.first?.title == "THE TIME MACHINE")
     }
 
-    @Test("a line read in both quarter turns is kept once, as read the right way up; lines elsewhere stay")
-    func oneReadingEach() {
-        // A 1000×800 photo; a line along a standing spine at x = 300, from y = 100 to 500, found in both turns.
-        let right = PhotoLine(
-            text: "Plastics Flammability Handbook", confidence: 0.99, center: NormalizedPoint(x: 0.3, y: 0.375), thickness: 40,
-            orientation: .verticalTopToBottom, start: 100, end: 500, middle: 700)
-        let upsideDown = PhotoLine(
-            text: "Plasiy Hy Haok", confidence: 0.6, center: NormalizedPoint(x: 0.3, y: 0.375), thickness: 40,
-            orientation: .verticalBottomToTop, start: 300, end: 700, middle: 310)
-        // Another spine's line at x = 600, read bottom to top.
-        let elsewhere = PhotoLine(
-            text: "Gas Turbines", confidence: 0.9, center: NormalizedPoint(x: 0.6, y: 0.375), thickness: 40,
-            orientation: .verticalBottomToTop, start: 300, end: 700, middle: 600)
-        #expect(PhotoLineReader.oneReadingEach([right, upsideDown, elsewhere], photoWidth: 1000, photoHeight: 800) == [right, elsewhere])
-        var better = upsideDown
-        better.confidence = 0.999
-        #expect(PhotoLineReader.oneReadingEach([right, better, elsewhere], photoWidth: 1000, photoHeight: 800) == [better, elsewhere])
-    }
-
     @Test("a lying book takes lines that run across the photo, not up or down it")
     func lying() throws {
         let lexicon = try TesseractLexicon(settings: .standard)
@@ -232,5 +213,40 @@ struct LineTitlesTests {
         }
         #expect(photo.turnedCounterClockwise().turnedClockwise() == photo)
         #expect(photo.turnedClockwise().width == 3 && photo.turnedClockwise().height == 4)
+    }
+
+    @Test("a standing line cut out onto the sheet is the photo's box turned each way")
+    func sheet() throws {
+        // A 5×6 photo of distinct pixels; the box is columns 1..<4, rows 1..<5 (3 wide, 4 tall).
+        let photo = try #require(GrayImage(width: 5, height: 6, pixels: (0..<30).map { UInt8($0 * 7) }))
+        let box = LineSheet.Box(left: 1, top: 1, right: 4, bottom: 5)
+        let sheet = try #require(LineSheet(photo, boxes: [box], orientations: [.verticalTopToBottom, .verticalBottomToTop, .horizontal]))
+        #expect(sheet.regions.map(\.orientation) == [.verticalTopToBottom, .verticalBottomToTop])
+        var cut: [UInt8] = []
+        for y in 1..<5 { for x in 1..<4 { cut.append(photo.pixels[y * 5 + x]) } }
+        let crop = try #require(GrayImage(width: 3, height: 4, pixels: cut))
+        for (region, turned) in zip(sheet.regions, [crop.turnedCounterClockwise(), crop.turnedClockwise()]) {
+            #expect(region.width == 4 && region.height == 3 && sheet.width == 4)
+            var read: [UInt8] = []
+            for v in 0..<region.height { for u in 0..<region.width { read.append(sheet.rgb[3 * ((region.top + v) * sheet.width + u) + 1]) } }
+            #expect(read == turned.pixels, "\(region.orientation)")
+        }
+        #expect(LineSheet(photo, boxes: [], orientations: [.verticalTopToBottom]) == nil)
+    }
+
+    @Test("a standing line read cut out is placed as the same line read on the turned photo")
+    func standingPlacement() throws {
+        let box = LineSheet.Box(left: 30, top: 100, right: 50, bottom: 400)
+        let reading = PPOCRTextLine(text: "X", confidence: 0.9, left: 0, top: 0, width: 300, height: 20, corners: [])
+        for orientation in [TextOrientation.verticalTopToBottom, .verticalBottomToTop] {
+            // The same box as the detector finds it on the photo turned for `orientation` (1000 × 800 upright).
+            let corners: [(x: Double, y: Double)] =
+                orientation == .verticalTopToBottom
+                ? [(100, 950), (400, 950), (400, 970), (100, 970)] : [(400, 30), (700, 30), (700, 50), (400, 50)]
+            let turned = PPOCRTextLine(text: "X", confidence: 0.9, left: 0, top: 0, width: 300, height: 20, corners: corners)
+            let expected = PhotoLineReader.line(turned, turned: orientation, photoWidth: 1000, photoHeight: 800)
+            let placed = PhotoLineReader.standingLine(box, reading: reading, orientation: orientation, photoWidth: 1000, photoHeight: 800)
+            #expect(placed == expected, "\(orientation)")
+        }
     }
 }

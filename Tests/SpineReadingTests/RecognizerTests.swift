@@ -1,8 +1,9 @@
 import Foundation
 import ImageKit
 import ScanProtocol
-import SpineReading
 import Testing
+
+@testable import SpineReading
 
 /// The recognizer seam: PP-OCR through the spine reader on rendered lines, the typed errors when its models
 /// are missing or broken, and the recognizer choice. The PP-OCR readings need scripts/bootstrap-ppocr's
@@ -36,6 +37,18 @@ struct RecognizerTests {
         let text = try Self.readWhole(try ReadingFixtures.titleLine().applying(turn), pose: pose)
         #expect(ReadingFixtures.normalized(text?.title) == "great expectations", "read \(String(describing: text))")
         #expect(text?.orientation == orientation)
+    }
+
+    @Test("PP-OCR reads a standing line of the photo the right way round: detected on the photo turned a quarter, read both ways", .enabled(if: ppocrRuns), arguments: 0..<2)
+    func ppocrReadsStandingLineOnce(index: Int) throws {
+        let (_, turn, _, orientation) = RenderedLineTests.cases[index]
+        let photo = GrayImage(try ReadingFixtures.titleLine().applying(turn))
+        let lines = try Self.ppocr.get().withSceneTextReader { engine in
+            PhotoLineReader().read(photo, turns: [.verticalTopToBottom, .verticalBottomToTop], engine: engine, isCancelled: { false })
+        }
+        let read = try #require(lines ?? nil)
+        let title = read.first { ReadingFixtures.normalized($0.text) == "great expectations" }
+        #expect(title?.orientation == orientation, "read \(read.map(\.text))")
     }
 
     @Test("PP-OCR reads bold capitals the right way round", .enabled(if: ppocrRuns), arguments: 0..<2)

@@ -41,7 +41,7 @@ package struct RecordedLine: Sendable, Hashable, Codable {
 
 extension ShelfReader {
     /// Every text line of the photo in `turns` (by default all three: along standing spines both ways, and upright), each
-    /// read once (`PhotoLineReader.oneReadingEach`): the evidence the reading lab caches per photo. Nil with
+    /// read once the right way up (`PhotoLineReader.read`): the evidence the reading lab caches per photo. Nil with
     /// Tesseract alone (no scene-text reader) or when cancelled.
     package func recordedLines(
         _ source: Source, maxPixels: Int = 0, turns: [TextOrientation] = [.verticalTopToBottom, .verticalBottomToTop, .horizontal],

@@ -69,8 +69,9 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
         return words
     }
 
-    /// Every text line PP-OCR detects and reads on `image`, in its order, with the line's four corners.
-    func textLines(_ image: GrayImage) -> [PPOCRTextLine] {
+    /// Every text line PP-OCR detects and reads on `image`, in its order, with the line's four corners; with
+    /// `keepingUnread` also the lines it found but read nothing on (standing lettering read upright).
+    func textLines(_ image: GrayImage, keepingUnread: Bool = false) -> [PPOCRTextLine] {
         guard image.width > 0, image.height > 0 else { return [] }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for (i, value) in image.pixels.enumerated() {
@@ -85,7 +86,30 @@ final class PPOCRRecognizer: StripRecognizer, @unchecked Sendable {
         }
         defer { ppocr_result_free(&result) }
         guard status == PPOCR_OK, let items = result.items else { return [] }
-        return UnsafeBufferPointer(start: items, count: result.count).compactMap(PPOCRTextLine.init)
+        return UnsafeBufferPointer(start: items, count: result.count).compactMap { PPOCRTextLine($0, keepingEmpty: keepingUnread) }
+    }
+
+    /// Recognition only: reads each region of `sheet` as a detected line (no detector run), batched by width;
+    /// one reading per region, in order, nil where nothing was read.
+    func readRegions(_ sheet: LineSheet) -> [PPOCRTextLine?] {
+        var corners: [ppocr_point] = []
+        corners.reserveCapacity(4 * sheet.regions.count)
+        for region in sheet.regions {
+            let top = Float(region.top), bottom = Float(region.top + region.height), right = Float(region.width)
+            corners += [ppocr_point(x: 0, y: top), ppocr_point(x: right, y: top), ppocr_point(x: right, y: bottom), ppocr_point(x: 0, y: bottom)]
+        }
+        var result = ppocr_result()
+        let status = sheet.rgb.withUnsafeBufferPointer { buffer in
+            corners.withUnsafeBufferPointer { points in
+                var input = ppocr_image(width: Int32(sheet.width), height: Int32(sheet.height), rgb: buffer.baseAddress)
+                return ppocr_recognize_regions(handle, &input, points.baseAddress, sheet.regions.count, &result)
+            }
+        }
+        defer { ppocr_result_free(&result) }
+        guard status == PPOCR_OK, let items = result.items, result.count == sheet.regions.count else {
+            return sheet.regions.map { _ in nil }
+        }
+        return UnsafeBufferPointer(start: items, count: result.count).map { PPOCRTextLine($0) }
     }
 }
 
@@ -110,10 +134,10 @@ struct PPOCRTextLine: Sendable {
         self.corners = corners
     }
 
-    init?(_ item: ppocr_text_box) {
-        guard let raw = item.text else { return nil }
-        text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, item.bbox_w > 0, item.bbox_h > 0 else { return nil }
+    /// The line libppocr gives; nil when it has no box, or no text unless `keepingEmpty`.
+    init?(_ item: ppocr_text_box, keepingEmpty: Bool = false) {
+        text = item.text.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        guard keepingEmpty || !text.isEmpty, item.bbox_w > 0, item.bbox_h > 0 else { return nil }
         confidence = Double(item.confidence)
         left = Int(item.bbox_x)
         top = Int(item.bbox_y)
