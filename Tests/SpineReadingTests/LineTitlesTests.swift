@@ -1,3 +1,4 @@
+import Foundation
 import ImageKit
 import ScanProtocol
 import Testing
@@ -219,24 +220,58 @@ struct LineTitlesTests {
     func sheet() throws {
         // A 5×6 photo of distinct pixels; the box is columns 1..<4, rows 1..<5 (3 wide, 4 tall).
         let photo = try #require(GrayImage(width: 5, height: 6, pixels: (0..<30).map { UInt8($0 * 7) }))
-        let box = LineSheet.Box(left: 1, top: 1, right: 4, bottom: 5)
-        let sheet = try #require(LineSheet(photo, boxes: [box], orientations: [.verticalTopToBottom, .verticalBottomToTop, .horizontal]))
+        let box = LineSheet.Quad(left: 1, top: 1, right: 4, bottom: 5)
+        let cut = LineSheet.Cut(quad: box, orientations: [.verticalTopToBottom, .verticalBottomToTop, .horizontal])
+        let sheet = try #require(LineSheet(photo, cuts: [cut]))
         #expect(sheet.regions.map(\.orientation) == [.verticalTopToBottom, .verticalBottomToTop])
-        var cut: [UInt8] = []
-        for y in 1..<5 { for x in 1..<4 { cut.append(photo.pixels[y * 5 + x]) } }
-        let crop = try #require(GrayImage(width: 3, height: 4, pixels: cut))
+        var inBox: [UInt8] = []
+        for y in 1..<5 { for x in 1..<4 { inBox.append(photo.pixels[y * 5 + x]) } }
+        let crop = try #require(GrayImage(width: 3, height: 4, pixels: inBox))
         for (region, turned) in zip(sheet.regions, [crop.turnedCounterClockwise(), crop.turnedClockwise()]) {
             #expect(region.width == 4 && region.height == 3 && sheet.width == 4)
             var read: [UInt8] = []
             for v in 0..<region.height { for u in 0..<region.width { read.append(sheet.rgb[3 * ((region.top + v) * sheet.width + u) + 1]) } }
             #expect(read == turned.pixels, "\(region.orientation)")
         }
-        #expect(LineSheet(photo, boxes: [], orientations: [.verticalTopToBottom]) == nil)
+        #expect(LineSheet(photo, cuts: []) == nil)
+    }
+
+    @Test("a slanted line is cut out along its own axis: its lettering comes out level")
+    func slantedCut() throws {
+        // A 60×60 photo, white, with a dark bar 4 pixels thick standing along a line leaning 10° from the columns.
+        let angle = 10.0 * Double.pi / 180, size = 60
+        let centre = LineSheet.Point(x: 30, y: 30)
+        let along = LineSheet.Point(x: -sin(angle), y: cos(angle)), across = LineSheet.Point(x: cos(angle), y: sin(angle))
+        var pixels = [UInt8](repeating: 255, count: size * size)
+        for y in 0..<size {
+            for x in 0..<size {
+                let dx = Double(x) + 0.5 - centre.x, dy = Double(y) + 0.5 - centre.y
+                if abs(dx * across.x + dy * across.y) <= 2, abs(dx * along.x + dy * along.y) <= 20 { pixels[y * size + x] = 0 }
+            }
+        }
+        let photo = try #require(GrayImage(width: size, height: size, pixels: pixels))
+        // The line's quad, 40 long and 12 thick, in reading order top to bottom (corner 0 top right, along the bar).
+        func corner(_ a: Double, _ b: Double) -> LineSheet.Point {
+            LineSheet.Point(x: centre.x + a * along.x - b * across.x, y: centre.y + a * along.y - b * across.y)
+        }
+        let quad = LineSheet.Quad(corners: [corner(-20, -6), corner(20, -6), corner(20, 6), corner(-20, 6)])
+        #expect(!quad.isUpright && abs(quad.length - 40) < 1e-9 && abs(quad.thickness - 12) < 1e-9)
+        #expect(LineSheet.Quad(left: 1, top: 1, right: 4, bottom: 5).isUpright)
+        let sheet = try #require(LineSheet(photo, cuts: [LineSheet.Cut(quad: quad, orientations: [.verticalTopToBottom])]))
+        let region = try #require(sheet.regions.first)
+        #expect(region.width == 40 && region.height == 12)
+        // Cut along the bar, the bar is the middle rows, dark along its length; the rows 3 or more from it are white.
+        for v in 0..<region.height {
+            let row = (0..<region.width).map { Int(sheet.rgb[3 * ((region.top + v) * sheet.width + $0)]) }
+            let middle = Double(v) + 0.5 - 6
+            if abs(middle) < 1.5 { #expect(row[2..<38].allSatisfy { $0 < 80 }, "row \(v)") }
+            if abs(middle) > 3.5 { #expect(row.allSatisfy { $0 > 200 }, "row \(v)") }
+        }
     }
 
     @Test("a standing line read cut out is placed as the same line read on the turned photo")
     func standingPlacement() throws {
-        let box = LineSheet.Box(left: 30, top: 100, right: 50, bottom: 400)
+        let box = LineSheet.Quad(left: 30, top: 100, right: 50, bottom: 400)
         let reading = PPOCRTextLine(text: "X", confidence: 0.9, left: 0, top: 0, width: 300, height: 20, corners: [])
         for orientation in [TextOrientation.verticalTopToBottom, .verticalBottomToTop] {
             // The same box as the detector finds it on the photo turned for `orientation` (1000 × 800 upright).

